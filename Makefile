@@ -1,0 +1,53 @@
+# Solitaire Arena: `make run` serves the site, `make test` runs every check.
+# Needs only Python 3.11 and make: uv is installed into .tools/ and creates .venv/.
+
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+UV_VERSION := 0.13.9
+UV := .tools/bin/uv
+VENV_PY := .venv/bin/python
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run install install-dev test lint typecheck pytest browser worker beat clean
+
+$(UV):
+	$(PYTHON) -m venv .tools
+	.tools/bin/pip install --quiet "uv==$(UV_VERSION)"
+
+install: $(UV)
+	$(UV) sync --frozen --no-dev --python "$(PYTHON)"
+
+install-dev: $(UV)
+	$(UV) sync --frozen --python "$(PYTHON)"
+
+run: install
+	$(VENV_PY) manage.py migrate --no-input
+	$(VENV_PY) manage.py arena_demo_user
+	$(VENV_PY) manage.py runserver $(HOST):$(PORT)
+
+test: install-dev browser lint typecheck pytest
+
+lint:
+	.venv/bin/ruff check .
+	.venv/bin/ruff format --check .
+	.venv/bin/lint-imports
+
+typecheck:
+	.venv/bin/mypy
+
+pytest:
+	$(VENV_PY) manage.py makemigrations --check --dry-run
+	.venv/bin/pytest
+
+# Browser tests drive Debian's Chromium; install it where we can (root with apt).
+browser:
+	@sh scripts/ensure_chromium.sh
+
+worker: install
+	.venv/bin/celery -A config worker --loglevel=info
+
+beat: install
+	.venv/bin/celery -A config beat --loglevel=info
+
+clean:
+	rm -rf .venv .tools staticfiles .pytest_cache .mypy_cache .ruff_cache .hypothesis

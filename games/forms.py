@@ -1,0 +1,22 @@
+"""Validation of the fields that action requests carry."""
+
+from django import forms
+
+
+class ActionForm(forms.Form):
+    """Every action carries the move number (revision) its board was rendered at."""
+
+    revision = forms.IntegerField(min_value=0)
+
+
+class MoveForm(ActionForm):
+    move = forms.CharField(max_length=32)
+
+
+class TapForm(ActionForm):
+    source = forms.RegexField(regex=r"^(w|t[1-7]|r[1-4])$", max_length=3)
+    count = forms.IntegerField(min_value=1, max_value=52, required=False)
+
+
+class FinishForm(ActionForm):
+    confirm = forms.BooleanField(required=False)

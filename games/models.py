@@ -1,0 +1,73 @@
+import uuid
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class Game(models.Model):
+    """One deal played by one player.
+
+    `state` is the engine's full snapshot, hidden cards included, and `seed`
+    deals the same cards again: both stay on the server and are never rendered.
+    """
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", "In progress"
+        WON = "won", "Won"
+        LOST = "lost", "Lost"
+        FINISHED = "finished", "Finished"
+        ABANDONED = "abandoned", "Abandoned"
+
+    CLOSED_STATUSES = (Status.WON, Status.LOST, Status.FINISHED, Status.ABANDONED)
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="games"
+    )
+    variant = models.CharField(max_length=20)
+    options = models.JSONField(default=dict, blank=True)
+    seed = models.CharField(max_length=64)
+    restart_of = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="restarts",
+        help_text="The game whose deal this one deals again.",
+    )
+    state = models.JSONField()
+    move_log = models.JSONField(default=list, blank=True)
+    undo_log = models.JSONField(default=list, blank=True)
+    revision = models.PositiveIntegerField(
+        default=0, help_text="Counts every change, undo included: the move-number guard."
+    )
+    move_count = models.PositiveIntegerField(default=0)
+    score = models.IntegerField(default=0)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
+    elapsed_ms = models.PositiveBigIntegerField(default=0)
+    started_at = models.DateTimeField()
+    last_action_at = models.DateTimeField()
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-started_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["player", "variant"],
+                condition=Q(status="active"),
+                name="one_active_game_per_player_and_variant",
+            ),
+        ]
+        indexes = [models.Index(fields=["player", "-started_at"], name="game_player_started_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.variant} game {self.id} ({self.status})"
+
+    @property
+    def is_active(self) -> bool:
+        return self.status == self.Status.ACTIVE
+
+    @property
+    def elapsed_seconds(self) -> int:
+        return self.elapsed_ms // 1000

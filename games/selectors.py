@@ -1,0 +1,184 @@
+"""Reads on games. Templates and APIs receive what these return: the engine's
+public view and safe figures, never the model with its seed and snapshot."""
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import Count, Max, Min, Q, QuerySet, Sum
+from django.utils import timezone
+
+from games.engine import Variant, format_move, get_variant, suit_of
+from games.models import Game
+
+
+@dataclass(frozen=True)
+class Selection:
+    """A face-up card (and what it heads) picked as the source of a two-click move.
+
+    `moves` maps each place that takes it to the move that sends it there.
+    """
+
+    source: str
+    count: int
+    card: str
+    moves: dict[str, str]
+
+    @property
+    def key(self) -> str:
+        return f"{self.source}/{self.count}"
+
+    @property
+    def foundation_suit(self) -> str:
+        return suit_of(self.card)
+
+
+@dataclass(frozen=True)
+class Board:
+    id: UUID
+    variant: str
+    variant_name: str
+    status: str
+    status_label: str
+    revision: int
+    move_count: int
+    score: int
+    elapsed_seconds: int
+    clock_headroom_seconds: int
+    is_active: bool
+    can_undo: bool
+    is_practice_restart: bool
+    public: dict[str, Any]
+    selection: Selection | None
+
+
+def game_for_player(*, game_id: UUID, player: AbstractBaseUser) -> Game:
+    """The player's own game; anybody else's raises Game.DoesNotExist (a 404)."""
+    return Game.objects.get(id=game_id, player=player)
+
+
+def game_active_for_player(*, player: AbstractBaseUser, variant: str) -> Game | None:
+    return Game.objects.filter(player=player, variant=variant, status=Game.Status.ACTIVE).first()
+
+
+def _idle_gap_seconds(game: Game, now: datetime) -> float:
+    """The part of the current gap that the next action will count (capped)."""
+    if not game.is_active:
+        return 0.0
+    gap = (now - game.last_action_at).total_seconds()
+    return max(0.0, min(gap, float(settings.GAME_IDLE_GAP_CAP_SECONDS)))
+
+
+def _selected_card(public: dict[str, Any], source: str, count: int) -> str | None:
+    """The face-up card heading the selected unit, or None when the key names none."""
+    if source == "w" and count == 1:
+        fan = public.get("waste", {}).get("fan", [])
+        return fan[-1] if fan else None
+    if source.startswith("t") and source[1:].isdigit():
+        piles = public.get("tableau", [])
+        index = int(source[1:]) - 1
+        if 0 <= index < len(piles) and 1 <= count <= len(piles[index]["up"]):
+            return str(piles[index]["up"][-count])
+    return None
+
+
+def _selection(
+    game: Game, variant: Variant, state: Any, public: dict[str, Any], key: str | None
+) -> Selection | None:
+    """Parse `t3/2` or `w/1`; a key naming no face-up card selects nothing."""
+    if not key or not game.is_active:
+        return None
+    source, _, count_text = key.partition("/")
+    count = int(count_text) if count_text.isdigit() else 1
+    card = _selected_card(public, source, count)
+    if card is None:
+        return None
+    moves = {
+        move.dst: format_move(move)
+        for move in variant.legal_moves(state)
+        if move.kind == "transfer" and move.src == source and move.count == count and move.dst
+    }
+    return Selection(source=source, count=count, card=card, moves=moves)
+
+
+def game_board(*, game: Game, selected: str | None = None) -> Board:
+    variant = get_variant(game.variant)
+    state = variant.load(game.state)
+    public = variant.public_view(state)
+    gap = _idle_gap_seconds(game, timezone.now())
+    return Board(
+        id=game.id,
+        variant=game.variant,
+        variant_name=variant.name,
+        status=game.status,
+        status_label=game.get_status_display(),
+        revision=game.revision,
+        move_count=game.move_count,
+        score=game.score,
+        elapsed_seconds=int(game.elapsed_ms / 1000 + gap),
+        clock_headroom_seconds=int(settings.GAME_IDLE_GAP_CAP_SECONDS - gap),
+        is_active=game.is_active,
+        can_undo=game.is_active and bool(game.move_log),
+        is_practice_restart=game.restart_of_id is not None,
+        public=public,
+        selection=_selection(game, variant, state, public, selected),
+    )
+
+
+def game_history_for_player(
+    *, player: AbstractBaseUser, variant: str | None = None
+) -> QuerySet[Game]:
+    games = Game.objects.filter(player=player)
+    if variant:
+        games = games.filter(variant=variant)
+    return games.only(
+        "id",
+        "variant",
+        "status",
+        "score",
+        "move_count",
+        "elapsed_ms",
+        "started_at",
+        "finished_at",
+        "restart_of_id",
+    ).order_by("-started_at")
+
+
+@dataclass(frozen=True)
+class GameStats:
+    played: int
+    won: int
+    best_score: int | None
+    fastest_win_seconds: int | None
+    total_moves: int
+
+    @property
+    def win_rate(self) -> float:
+        return self.won / self.played if self.played else 0.0
+
+
+def game_stats_for_player(*, player: AbstractBaseUser, variant: str | None = None) -> GameStats:
+    """Figures over every game the player has dealt (the active one included)."""
+    games = Game.objects.filter(player=player)
+    if variant:
+        games = games.filter(variant=variant)
+    closed = ~Q(status=Game.Status.ACTIVE)
+    won = Q(status=Game.Status.WON)
+    figures = games.aggregate(
+        played=Count("id"),
+        won=Count("id", filter=won),
+        best_score=Max("score", filter=closed),
+        fastest_win_ms=Min("elapsed_ms", filter=won),
+        total_moves=Sum("move_count"),
+    )
+    fastest = figures["fastest_win_ms"]
+    return GameStats(
+        played=figures["played"],
+        won=figures["won"],
+        best_score=figures["best_score"],
+        fastest_win_seconds=None if fastest is None else fastest // 1000,
+        total_moves=figures["total_moves"] or 0,
+    )

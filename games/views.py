@@ -1,0 +1,242 @@
+"""Thin views: parse the request, call a service or selector, render.
+
+Each page has one view and one template; an htmx request gets the board
+partial. Every action is a POST form that also works without JavaScript: then
+the answer is a redirect back to the page, with any refusal as a message.
+"""
+
+from collections.abc import Callable
+from typing import Any
+from uuid import UUID
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from games import selectors, services
+from games.engine import get_variant, variant_keys
+from games.errors import GameActionError, MoveRefused, StaleAction
+from games.forms import ActionForm, FinishForm, MoveForm, TapForm
+from games.models import Game
+
+PLAYABLE_VARIANTS = ("klondike",)
+REFUSAL_STATUS = {MoveRefused: 422, StaleAction: 409}
+
+
+def _playable_variant_or_404(variant: str) -> str:
+    if variant not in PLAYABLE_VARIANTS or variant not in variant_keys():
+        raise Http404("No such game")
+    return variant
+
+
+def _own_game_or_404(request: HttpRequest, game_id: UUID) -> Game:
+    try:
+        return selectors.game_for_player(game_id=game_id, player=request.user)
+    except Game.DoesNotExist as missing:
+        raise Http404("No such game") from missing
+
+
+def _playable_games() -> list[dict[str, str]]:
+    return [{"key": key, "name": get_variant(key).name} for key in PLAYABLE_VARIANTS]
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    return render(request, "home.html", {"games": _playable_games()})
+
+
+@login_required
+def play(request: HttpRequest, variant: str) -> HttpResponse:
+    """GET shows the active game of this variant, if any; POST resumes it or deals one."""
+    variant = _playable_variant_or_404(variant)
+    if request.method == "POST":
+        game = services.game_resume_or_start(player=request.user, variant=variant)
+        return redirect("games:detail", game_id=game.id)
+    active = selectors.game_active_for_player(player=request.user, variant=variant)
+    if active is not None:
+        return redirect("games:detail", game_id=active.id)
+    return render(request, "games/play.html", {"variant": variant, "name": get_variant(variant).name})
+
+
+@login_required
+@require_POST
+def new_deal(request: HttpRequest, variant: str) -> HttpResponse:
+    variant = _playable_variant_or_404(variant)
+    game = services.game_start(player=request.user, variant=variant)
+    return _go_to_game(request, game)
+
+
+@login_required
+@require_POST
+def restart(request: HttpRequest, game_id: UUID) -> HttpResponse:
+    try:
+        game = services.game_restart(game_id=game_id, player=request.user)
+    except Game.DoesNotExist as missing:
+        raise Http404("No such game") from missing
+    return _go_to_game(request, game)
+
+
+def _go_to_game(request: HttpRequest, game: Game) -> HttpResponse:
+    url = reverse("games:detail", kwargs={"game_id": game.id})
+    if request.htmx:
+        response = HttpResponse(status=204)
+        response["HX-Location"] = url
+        return response
+    return HttpResponseRedirect(url)
+
+
+@login_required
+@require_GET
+def detail(request: HttpRequest, game_id: UUID) -> HttpResponse:
+    game = _own_game_or_404(request, game_id)
+    return _render_board(request, game, selected=request.GET.get("sel"))
+
+
+def _render_board(
+    request: HttpRequest,
+    game: Game,
+    *,
+    selected: str | None = None,
+    error: str | None = None,
+    confirm_finish: bool = False,
+    status: int = 200,
+) -> HttpResponse:
+    context = {
+        "board": selectors.game_board(game=game, selected=selected),
+        "error": error,
+        "confirm_finish": confirm_finish,
+    }
+    template = "games/game.html#board" if request.htmx else "games/game.html"
+    return render(request, template, context, status=status)
+
+
+def _run_action(
+    request: HttpRequest,
+    game_id: UUID,
+    form: ActionForm,
+    action: Callable[[dict[str, Any]], Game],
+) -> HttpResponse:
+    """Apply one action and answer with the board; a refusal changes nothing."""
+    if not form.is_valid():
+        return _refused(request, _own_game_or_404(request, game_id), "That request was malformed.", 400)
+    try:
+        game = action(form.cleaned_data)
+    except Game.DoesNotExist as missing:
+        raise Http404("No such game") from missing
+    except GameActionError as refusal:
+        status = REFUSAL_STATUS.get(type(refusal), 409)
+        return _refused(request, _own_game_or_404(request, game_id), refusal.message, status)
+    if request.htmx:
+        return _render_board(request, game)
+    return redirect("games:detail", game_id=game_id)
+
+
+def _refused(request: HttpRequest, game: Game, message: str, status: int) -> HttpResponse:
+    if request.htmx:
+        return _render_board(request, game, error=message, status=status)
+    messages.error(request, message)
+    return redirect("games:detail", game_id=game.id)
+
+
+@login_required
+@require_POST
+def move(request: HttpRequest, game_id: UUID) -> HttpResponse:
+    return _run_action(
+        request,
+        game_id,
+        MoveForm(request.POST),
+        lambda data: services.game_move_play(
+            game_id=game_id, player=request.user, move=data["move"], revision=data["revision"]
+        ),
+    )
+
+
+@login_required
+@require_POST
+def tap(request: HttpRequest, game_id: UUID) -> HttpResponse:
+    return _run_action(
+        request,
+        game_id,
+        TapForm(request.POST),
+        lambda data: services.game_card_tap(
+            game_id=game_id,
+            player=request.user,
+            source=data["source"],
+            count=data["count"] or 1,
+            revision=data["revision"],
+        ),
+    )
+
+
+@login_required
+@require_POST
+def undo(request: HttpRequest, game_id: UUID) -> HttpResponse:
+    return _run_action(
+        request,
+        game_id,
+        ActionForm(request.POST),
+        lambda data: services.game_move_undo(
+            game_id=game_id, player=request.user, revision=data["revision"]
+        ),
+    )
+
+
+@login_required
+@require_POST
+def auto_complete(request: HttpRequest, game_id: UUID) -> HttpResponse:
+    return _run_action(
+        request,
+        game_id,
+        ActionForm(request.POST),
+        lambda data: services.game_auto_complete(
+            game_id=game_id, player=request.user, revision=data["revision"]
+        ),
+    )
+
+
+@login_required
+@require_POST
+def finish(request: HttpRequest, game_id: UUID) -> HttpResponse:
+    """Without `confirm` this only asks; with it the result becomes final."""
+    form = FinishForm(request.POST)
+    if form.is_valid() and not form.cleaned_data["confirm"]:
+        game = _own_game_or_404(request, game_id)
+        if game.is_active and form.cleaned_data["revision"] == game.revision:
+            return _render_board(request, game, confirm_finish=True)
+    return _run_action(
+        request,
+        game_id,
+        form,
+        lambda data: services.game_finish(
+            game_id=game_id, player=request.user, revision=data["revision"]
+        ),
+    )
+
+
+@login_required
+@require_GET
+def history(request: HttpRequest) -> HttpResponse:
+    variant = request.GET.get("variant") or None
+    if variant is not None and variant not in variant_keys():
+        variant = None
+    page = Paginator(
+        selectors.game_history_for_player(player=request.user, variant=variant), 10
+    ).get_page(request.GET.get("page"))
+    context = {
+        "page": page,
+        "stats": selectors.game_stats_for_player(player=request.user, variant=variant),
+        "variant": variant,
+        "games": _playable_games(),
+    }
+    template = "games/history.html#history" if request.htmx else "games/history.html"
+    return render(request, template, context)
+
+
+@require_GET
+def rules(request: HttpRequest, variant: str) -> HttpResponse:
+    variant = _playable_variant_or_404(variant)
+    return render(request, f"games/rules/{variant}.html", {"name": get_variant(variant).name})
