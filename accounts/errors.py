@@ -1,0 +1,2 @@
+class DemoUserConflict(Exception):
+    """The demo account's e-mail address already belongs to another account."""

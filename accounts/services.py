@@ -1,0 +1,79 @@
+"""Writes on accounts: profiles and the demo account.
+
+Sign-up, log-in, log-out and password reset are django-allauth's flows; this
+module only holds what the arena adds on top of them.
+"""
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser, AbstractUser
+from django.db import transaction
+
+from accounts.errors import DemoUserConflict
+from accounts.models import Profile
+
+
+def profile_get_or_create(*, user: AbstractBaseUser) -> Profile:
+    """The user's profile, created with the defaults the first time it is needed."""
+    profile, _created = Profile.objects.get_or_create(user_id=user.pk)
+    return profile
+
+
+def profile_update(
+    *,
+    user: AbstractBaseUser,
+    public: bool,
+    highlight_moves: bool,
+    reduced_motion: bool,
+) -> Profile:
+    """Store the player's privacy and play preferences."""
+    with transaction.atomic():
+        profile, _created = Profile.objects.select_for_update().get_or_create(user_id=user.pk)
+        profile.public = public
+        profile.highlight_moves = highlight_moves
+        profile.reduced_motion = reduced_motion
+        profile.full_clean()
+        profile.save(update_fields=["public", "highlight_moves", "reduced_motion", "updated_at"])
+    return profile
+
+
+def demo_user_ensure(*, username: str, password: str, email: str | None = None) -> AbstractUser:
+    """Create the demo account, or reset its password and e-mail if it exists.
+
+    The e-mail address is stored as the account's verified, primary address in
+    allauth, so the account can log in with it and reset its password. Running
+    this twice leaves exactly the same rows as running it once.
+    """
+    from allauth.account.models import EmailAddress
+
+    email = (email or f"{username}@example.com").lower()
+    user_model = get_user_model()
+    with transaction.atomic():
+        user = user_model.objects.filter(username__iexact=username).order_by("pk").first()
+        taken = user_model.objects.filter(email__iexact=email)
+        claimed = EmailAddress.objects.filter(email__iexact=email)
+        if user is not None:
+            taken = taken.exclude(pk=user.pk)
+            claimed = claimed.exclude(user_id=user.pk)
+        if taken.exists() or claimed.exists():
+            raise DemoUserConflict(f"The e-mail address {email} belongs to another account.")
+
+        if user is None:
+            user = user_model(username=username)
+        user.email = email
+        user.is_active = True
+        user.set_password(password)
+        user.save()
+
+        EmailAddress.objects.filter(user_id=user.pk).exclude(email__iexact=email).update(
+            primary=False
+        )
+        address = EmailAddress.objects.filter(user_id=user.pk, email__iexact=email).first()
+        if address is None:
+            address = EmailAddress(user_id=user.pk, email=email)
+        address.email = email
+        address.verified = True
+        address.primary = True
+        address.save()
+
+        profile_get_or_create(user=user)
+    return user
