@@ -1,0 +1,59 @@
+"""Replaying a stored game: a deal and a move log in, the outcome out.
+
+The input is a "case": {"variant": key, "options": {...}, "deck": [52 codes in deal
+order] or "seed": "...", "moves": ["draw", "w-t3", ...]}. Bad input raises EngineError;
+an illegal or malformed move does not: it stops the replay and is reported in the result.
+"""
+
+from collections.abc import Mapping
+from typing import Any
+
+from .errors import EngineError
+from .registry import get_variant
+from .rng import shuffled_deck
+from .variant import Json
+
+_CASE_KEYS = ("variant", "options", "deck", "seed", "moves")
+
+
+def replay(case: Mapping[str, Any]) -> Json:
+    """{"status", "score", "moves_applied", "error": None or {"index", "move", "message"},
+    "public": the public view where the replay stopped}."""
+    if not isinstance(case, Mapping):
+        raise EngineError("A replay case must be a JSON object")
+    unknown = [key for key in case if key not in _CASE_KEYS]
+    if unknown:
+        raise EngineError(
+            f"Unknown key(s) in the case: {', '.join(map(repr, unknown))}; "
+            f"the keys are {', '.join(_CASE_KEYS)}"
+        )
+    if "variant" not in case:
+        raise EngineError("The case has no variant")
+    variant = get_variant(case["variant"])
+    if "options" in case and not isinstance(case["options"], Mapping):
+        raise EngineError("The case's options must be an object")
+    options = variant.normalize_options(case.get("options"))
+    moves = case.get("moves")
+    if not isinstance(moves, list) or not all(isinstance(move, str) for move in moves):
+        raise EngineError("The case's moves must be a list of strings")
+    if ("deck" in case) == ("seed" in case):
+        raise EngineError("The case must give either a deck or a seed, not both or neither")
+    deck = case["deck"] if "deck" in case else shuffled_deck(case["seed"])
+    state = variant.deal(deck, options)
+
+    error = None
+    applied = 0
+    for index, text in enumerate(moves):
+        try:
+            state = variant.play(state, text).state
+        except EngineError as exc:
+            error = {"index": index, "move": text, "message": str(exc)}
+            break
+        applied += 1
+    return {
+        "status": variant.status(state),
+        "score": variant.score(state),
+        "moves_applied": applied,
+        "error": error,
+        "public": variant.public_view(state),
+    }

@@ -1,0 +1,122 @@
+"""The interface every variant implements, and the result of applying a move."""
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic, TypeVar
+
+from .errors import EngineError
+from .notation import Move, format_move, parse_move
+
+StateT = TypeVar("StateT")
+
+Json = dict[str, Any]
+"""A JSON-serialisable object (str keys; values are JSON values)."""
+
+IN_PROGRESS = "in_progress"
+WON = "won"
+LOST = "lost"
+
+
+@dataclass(frozen=True, slots=True)
+class Step(Generic[StateT]):
+    """What applying one move did."""
+
+    state: StateT
+    """The state after the move; the state it was applied to is left untouched."""
+    move: Move
+    points: int
+    """The change of score made by this move."""
+    revealed: tuple[str, ...]
+    """Cards that were face down before the move and are face up after it."""
+    won: bool
+    lost: bool
+    undo: Json
+    """A small JSON-serialisable record that, with ``state``, restores the state before
+    the move exactly (see Variant.undo)."""
+
+
+class Variant(ABC, Generic[StateT]):
+    """The rules of one game. A variant is stateless: every hook takes the state it works
+    on and returns a new one, so one instance serves every game."""
+
+    key: ClassVar[str]
+    name: ClassVar[str]
+
+    def normalize_options(self, options: Mapping[str, object] | None) -> Json:
+        """The options in canonical form, or EngineError. By default a variant has no
+        options, so only an empty object (or none at all) is accepted."""
+        if options is None:
+            return {}
+        if not isinstance(options, Mapping):
+            raise EngineError(f"Options must be an object, not {type(options).__name__}")
+        if options:
+            unknown = ", ".join(repr(key) for key in options)
+            raise EngineError(f"{self.name} takes no options; unknown option(s): {unknown}")
+        return {}
+
+    @abstractmethod
+    def deal(self, deck: Sequence[str], options: Mapping[str, object] | None = None) -> StateT:
+        """The starting state for a deck in deal order; EngineError on a bad deck or bad
+        options."""
+
+    @abstractmethod
+    def legal_moves(self, state: StateT) -> list[Move]:
+        """Every move that ``apply`` accepts in this state, in a stable order."""
+
+    @abstractmethod
+    def apply(self, state: StateT, move: Move) -> Step[StateT]:
+        """The result of a move; EngineError, with the reason, if it is not legal."""
+
+    def play(self, state: StateT, text: str) -> Step[StateT]:
+        """Apply a move written in the notation."""
+        return self.apply(state, parse_move(text))
+
+    @abstractmethod
+    def undo(self, state: StateT, record: Mapping[str, Any]) -> StateT:
+        """The state before the step whose ``undo`` record this is and whose result is
+        ``state``; EngineError if the record does not fit the state."""
+
+    @abstractmethod
+    def is_won(self, state: StateT) -> bool: ...
+
+    def is_lost(self, state: StateT) -> bool:
+        """Whether the rules end the game in a loss; variants the player finishes by hand
+        never lose."""
+        return False
+
+    def status(self, state: StateT) -> str:
+        if self.is_won(state):
+            return WON
+        if self.is_lost(state):
+            return LOST
+        return IN_PROGRESS
+
+    @abstractmethod
+    def score(self, state: StateT) -> int: ...
+
+    @abstractmethod
+    def public_view(self, state: StateT) -> Json:
+        """What a player may see: only face-up cards and the sizes of hidden piles. This is
+        the only form of a state that templates and APIs receive."""
+
+    @abstractmethod
+    def tap(self, state: StateT, source: str, count: int = 1) -> Move | None:
+        """The move a tap on the top ``count`` cards of ``source`` makes, or None when
+        nothing takes them."""
+
+    @abstractmethod
+    def auto_complete(self, state: StateT) -> list[Move]:
+        """The moves that finish the game, or [] when auto-complete is not offered."""
+
+    @abstractmethod
+    def dump(self, state: StateT) -> Json:
+        """A full JSON-serialisable snapshot, hidden cards included, for the server only."""
+
+    @abstractmethod
+    def load(self, data: Mapping[str, Any]) -> StateT:
+        """The state of a ``dump``; EngineError if the data is not a valid state."""
+
+    def unknown_move(self, move: Move) -> EngineError:
+        """The error for a move of the notation that this variant does not have."""
+        return EngineError(f"{self.name} has no {format_move(move)!r} move")
