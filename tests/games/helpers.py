@@ -1,0 +1,64 @@
+"""Helpers for the platform tests: games with a chosen deck and the hidden cards of a state."""
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from django.template.loader import render_to_string
+
+from games.engine import card_name, full_deck, get_variant, rank_of, suit_of
+from games.models import Game
+from games.services import game_start
+from games.templatetags.cards import RANK_LABELS, SUIT_SYMBOLS, card_face
+
+FIXTURES = Path(__file__).resolve().parent.parent / "engine" / "fixtures"
+
+
+def load_fixture(name: str) -> dict[str, Any]:
+    return json.loads((FIXTURES / name).read_text())
+
+
+def start_with_deck(player, deck: list[str], variant: str = "klondike") -> Game:
+    """A game dealt from a chosen deck (the seed stays a real secret one)."""
+    game = game_start(player=player, variant=variant)
+    engine = get_variant(variant)
+    state = engine.deal(deck, game.options)
+    game.state = engine.dump(state)
+    game.score = engine.score(state)
+    game.save(update_fields=["state", "score"])
+    return game
+
+
+def hidden_cards(game: Game) -> set[str]:
+    """Cards nobody may see: face-down and stock cards of the stored state, and
+    every card that the public view itself does not show."""
+    engine = get_variant(game.variant)
+    state = engine.load(game.state)
+    hidden = set(state.stock)
+    for pile in state.tableau:
+        hidden.update(pile.down)
+    public = engine.public_view(state)
+    shown = {card for pile in public["tableau"] for card in pile["up"]}
+    shown.update(public["waste"]["fan"])
+    shown.update(f["top"] for f in public["foundations"] if f["top"])
+    return hidden | (set(full_deck()) - shown)
+
+
+def card_forms(card: str) -> list[re.Pattern[str]]:
+    """Every form in which a template prints a card: code, name (aria-label),
+    the rank and suit glyph as printed, and the whole rendered card face."""
+    rank = RANK_LABELS.get(rank_of(card), rank_of(card))
+    symbol = SUIT_SYMBOLS[suit_of(card)]
+    face = render_to_string("games/_card_face.html", card_face(card))
+    return [
+        re.compile(rf"(?<![A-Za-z0-9]){re.escape(card)}(?![A-Za-z0-9])"),
+        re.compile(re.escape(card_name(card)), re.IGNORECASE),
+        re.compile(re.escape(rank + symbol)),
+        re.compile(rf">{re.escape(rank)}</span><span[^>]*>{re.escape(symbol)}<"),
+        re.compile(re.escape(face.strip())),
+    ]
+
+
+def leaked_cards(html: str, cards: set[str]) -> list[str]:
+    return sorted(card for card in cards if any(p.search(html) for p in card_forms(card)))

@@ -1,0 +1,236 @@
+import pytest
+from django.db import connection
+from django.test import Client
+from django.urls import reverse
+
+from games import services
+from games.engine import format_move, get_variant
+from games.models import Game
+from tests.games.helpers import load_fixture, start_with_deck
+
+pytestmark = pytest.mark.django_db
+
+KLONDIKE = get_variant("klondike")
+HX = {"HTTP_HX_REQUEST": "true"}
+
+
+def url(name: str, game: Game) -> str:
+    return reverse(f"games:{name}", kwargs={"game_id": game.id})
+
+
+@pytest.fixture
+def game(player):
+    return services.game_start(player=player, variant="klondike")
+
+
+def test_play_deals_once_then_resumes(player_client, player):
+    first = player_client.post(reverse("games:play", args=["klondike"]))
+    second = player_client.post(reverse("games:play", args=["klondike"]))
+    assert first.status_code == second.status_code == 302
+    assert first["Location"] == second["Location"]
+    assert Game.objects.filter(player=player).count() == 1
+    resumed = player_client.get(reverse("games:play", args=["klondike"]))
+    assert resumed["Location"] == first["Location"]
+
+
+def test_unknown_game_kind_is_404(player_client):
+    assert player_client.post(reverse("games:play", args=["chess"])).status_code == 404
+
+
+def test_board_page_is_a_full_page_and_htmx_gets_the_partial(player_client, game):
+    page = player_client.get(url("detail", game))
+    partial = player_client.get(url("detail", game), **HX)
+    assert b"<html" in page.content and b'id="board"' in page.content
+    assert b"<html" not in partial.content and partial.content.lstrip().startswith(
+        b'<section id="board"'
+    )
+
+
+def test_a_move_with_htmx_returns_the_new_board(player_client, game):
+    response = player_client.post(url("move", game), {"move": "draw", "revision": 0}, **HX)
+    assert response.status_code == 200
+    assert b'data-revision="1"' in response.content
+    game.refresh_from_db()
+    assert game.move_log == ["draw"]
+
+
+def test_a_move_without_javascript_redirects_back_to_the_board(player_client, game):
+    response = player_client.post(url("move", game), {"move": "draw", "revision": 0})
+    assert response.status_code == 302
+    assert response["Location"] == url("detail", game)
+
+
+def test_an_illegal_move_gets_a_clear_message_and_changes_nothing(player_client, game):
+    response = player_client.post(url("move", game), {"move": "w-t1", "revision": 0}, **HX)
+    assert response.status_code == 422
+    assert b'role="alert"' in response.content
+    game.refresh_from_db()
+    assert (game.revision, game.move_log) == (0, [])
+
+
+def test_an_illegal_move_without_javascript_shows_the_message_after_redirect(player_client, game):
+    response = player_client.post(url("move", game), {"move": "t9-t1", "revision": 0}, follow=True)
+    assert response.status_code == 200
+    assert b'class="message error"' in response.content
+
+
+@pytest.mark.parametrize(
+    "data", [{}, {"move": "draw"}, {"move": "draw", "revision": "x"}, {"revision": 0}]
+)
+def test_a_malformed_request_is_400_and_changes_nothing(player_client, game, data):
+    response = player_client.post(url("move", game), data, **HX)
+    assert response.status_code == 400
+    game.refresh_from_db()
+    assert game.revision == 0
+
+
+def test_a_repeated_submission_changes_nothing_and_returns_the_current_board(player_client, game):
+    player_client.post(url("move", game), {"move": "draw", "revision": 0}, **HX)
+    repeat = player_client.post(url("move", game), {"move": "draw", "revision": 0}, **HX)
+    assert repeat.status_code == 409
+    assert b'data-revision="1"' in repeat.content
+    game.refresh_from_db()
+    assert game.move_log == ["draw"]
+
+
+def test_two_tabs_cannot_both_apply_a_move_made_on_the_same_board(player, game):
+    tab_one, tab_two = Client(), Client()
+    tab_one.force_login(player)
+    tab_two.force_login(player)
+    first = tab_one.post(url("move", game), {"move": "draw", "revision": 0}, **HX)
+    second = tab_two.post(url("move", game), {"move": "draw", "revision": 0}, **HX)
+    assert (first.status_code, second.status_code) == (200, 409)
+    game.refresh_from_db()
+    assert game.move_log == ["draw"]
+
+
+def test_another_players_game_is_404_everywhere(client, make_user, game):
+    client.force_login(make_user("mallory"))
+    assert client.get(url("detail", game)).status_code == 404
+    for name in ("move", "tap", "undo", "finish", "auto_complete", "restart"):
+        response = client.post(url(name, game), {"move": "draw", "revision": 0, "source": "w"})
+        assert response.status_code == 404, name
+    game.refresh_from_db()
+    assert game.revision == 0
+
+
+def test_anonymous_visitors_are_sent_to_log_in(client, game):
+    response = client.get(url("detail", game))
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("account_login"))
+
+
+def test_every_write_needs_the_csrf_token(player):
+    strict = Client(enforce_csrf_checks=True)
+    strict.force_login(player)
+    game = services.game_start(player=player, variant="klondike")
+    assert strict.post(url("move", game), {"move": "draw", "revision": 0}).status_code == 403
+    assert strict.post(reverse("games:play", args=["klondike"])).status_code == 403
+    page = strict.get(url("detail", game))
+    token = page.context["csrf_token"]
+    assert f"&quot;X-CSRFToken&quot;: &quot;{token}&quot;".encode() in page.content or (
+        f'"X-CSRFToken": "{token}"'.encode() in page.content
+    )
+    ok = strict.post(
+        url("move", game), {"move": "draw", "revision": 0}, HTTP_X_CSRFTOKEN=str(token)
+    )
+    assert ok.status_code == 302
+
+
+def test_selecting_a_card_shows_where_it_can_go(player_client, player):
+    case = load_fixture("klondike_win.json")
+    game = start_with_deck(player, case["deck"])
+    state = KLONDIKE.load(game.state)
+    move = next(m for m in KLONDIKE.legal_moves(state) if m.kind == "transfer")
+    key = f"{move.src}/{move.count}"
+    response = player_client.get(url("detail", game) + f"?sel={key}", **HX)
+    assert b"selected" in response.content
+    assert f'name="move" value="{format_move(move)}"'.encode() in response.content
+
+
+def test_a_nonsense_selection_selects_nothing(player_client, game):
+    response = player_client.get(url("detail", game) + "?sel=t9/99", **HX)
+    assert response.status_code == 200
+    assert b"selection-bar" not in response.content
+
+
+def test_tap_undo_and_the_move_number(player_client, game):
+    state = KLONDIKE.load(game.state)
+    tap_target = next(
+        (
+            place
+            for place in ("t1", "t2", "t3", "t4", "t5", "t6", "t7")
+            if KLONDIKE.tap(state, place, 1)
+        ),
+        None,
+    )
+    player_client.post(url("move", game), {"move": "draw", "revision": 0}, **HX)
+    undo = player_client.post(url("undo", game), {"revision": 1}, **HX)
+    assert undo.status_code == 200
+    game.refresh_from_db()
+    assert (game.move_log, game.revision) == ([], 2)
+    if tap_target:
+        tapped = player_client.post(url("tap", game), {"source": tap_target, "revision": 2}, **HX)
+        assert tapped.status_code == 200
+        game.refresh_from_db()
+        assert game.move_count == 1
+    bad = player_client.post(url("tap", game), {"source": "x9", "revision": game.revision}, **HX)
+    assert bad.status_code == 400
+
+
+def test_finish_asks_first_then_makes_the_result_final(player_client, game):
+    ask = player_client.post(url("finish", game), {"revision": 0}, **HX)
+    assert b"Finish this game?" in ask.content
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+    done = player_client.post(url("finish", game), {"revision": 0, "confirm": "on"}, **HX)
+    assert done.status_code == 200
+    assert b'id="summary"' in done.content
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    refused = player_client.post(url("undo", game), {"revision": game.revision}, **HX)
+    assert refused.status_code == 409
+    assert b"final" in refused.content
+
+
+def test_new_deal_and_restart(player_client, player, game):
+    new = player_client.post(reverse("games:new_deal", args=["klondike"]))
+    assert new.status_code == 302
+    game.refresh_from_db()
+    assert game.status == Game.Status.ABANDONED
+    restart = player_client.post(url("restart", game), **HX)
+    assert restart.status_code == 204
+    latest = Game.objects.filter(player=player, status=Game.Status.ACTIVE).get()
+    assert restart["HX-Location"] == url("detail", latest)
+    assert latest.seed == game.seed
+
+
+def test_history_pages_ten_games_with_the_figures(player_client, player):
+    for _ in range(12):
+        services.game_start(player=player, variant="klondike")
+    page_one = player_client.get(reverse("games:history"))
+    assert page_one.content.count(b"<tr>") == 11  # header + 10 games
+    assert b'id="stat-played">12<' in page_one.content
+    page_two = player_client.get(reverse("games:history") + "?page=2", **HX)
+    assert page_two.content.count(b"<tr>") == 3
+    assert b"<html" not in page_two.content
+
+
+def test_a_move_request_is_one_locked_read_and_one_write(
+    player_client, game, django_assert_max_num_queries
+):
+    player_client.get(url("detail", game))
+    with django_assert_max_num_queries(6) as captured:
+        response = player_client.post(url("move", game), {"move": "draw", "revision": 0}, **HX)
+    assert response.status_code == 200
+    game_queries = [q["sql"] for q in captured.captured_queries if "games_game" in q["sql"]]
+    assert len(game_queries) == 2
+    if connection.vendor == "postgresql":
+        assert game_queries[0].rstrip().endswith("FOR UPDATE")
+    assert game_queries[1].startswith("UPDATE")
+
+
+def test_rules_page(client):
+    response = client.get(reverse("games:rules", args=["klondike"]))
+    assert response.status_code == 200
+    assert b"not confirmed yet" in response.content
