@@ -159,3 +159,19 @@ def test_failed_logins_are_throttled_per_address(client, make_user):
     assert error_texts(refused) == [TOO_MANY]
     assert logged_in_user_id(client) is None
     assert carol.pk is not None
+
+
+def test_sign_up_with_a_taken_email_makes_no_second_account(client, alice):
+    response = client.post(
+        reverse("account_signup"),
+        {
+            "username": "impostor",
+            "email": "ALICE@example.com",
+            "password1": "a-long-enough-secret",
+            "password2": "a-long-enough-secret",
+        },
+    )
+
+    assert response.status_code == 200
+    assert not get_user_model().objects.filter(username="impostor").exists()
+    assert logged_in_user_id(client) is None
