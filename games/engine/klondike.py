@@ -102,6 +102,12 @@ def _builds_on(card: str, onto: str) -> bool:
     return RANK_VALUE[card] == RANK_VALUE[onto] - 1 and IS_RED[card] != IS_RED[onto]
 
 
+# The two cards that can be built on each card: one rank lower, of the other colour.
+_TAKES = {
+    onto: tuple(card for card in full_deck() if _builds_on(card, onto)) for onto in full_deck()
+}
+
+
 def _run_length(up: tuple[str, ...]) -> int:
     """How many cards at the top of a face-up stack form a valid sequence."""
     length = 1 if up else 0
@@ -133,45 +139,56 @@ class Klondike(Variant[KlondikeState]):
     # Moves
 
     def legal_moves(self, state: KlondikeState) -> list[Move]:
-        moves: list[Move] = []
+        """Foundation moves (waste, then piles from the left), then builds on each pile
+        top from the left, then Kings to empty piles, then draw or recycle."""
         tableau = state.tableau
         foundations = state.foundations
-        tops = [pile.up[-1] if pile.up else None for pile in tableau]
-        if state.waste:
-            card = state.waste[-1]
-            if foundations[SUIT_INDEX[card]] == RANK_VALUE[card] - 1:
-                moves.append(_TRANSFERS[WASTE, FOUNDATION, 1])
-            moves.extend(
-                _TRANSFERS[WASTE, TABLEAU_PLACES[target], 1]
-                for target in self._piles_taking(card, tops)
-            )
-        for index, pile in enumerate(tableau):
+        moves: list[Move] = []
+        waste_card = state.waste[-1] if state.waste else None
+        if (
+            waste_card is not None
+            and foundations[SUIT_INDEX[waste_card]] == RANK_VALUE[waste_card] - 1
+        ):
+            moves.append(_TRANSFERS[WASTE, FOUNDATION, 1])
+        # Every card that can head a unit, with where it is and the unit's size. Looking
+        # up the two cards each pile top takes is cheaper than trying every head on every
+        # pile, and legal_moves is the engine's hottest path.
+        heads: dict[str, tuple[str, int]] = {}
+        kings: list[tuple[str, int]] = []
+        tops: list[tuple[str, str]] = []
+        empty: list[str] = []
+        for place, pile in zip(TABLEAU_PLACES, tableau, strict=True):
             up = pile.up
             if not up:
+                empty.append(place)
                 continue
-            src = TABLEAU_PLACES[index]
             top = up[-1]
+            tops.append((place, top))
             if foundations[SUIT_INDEX[top]] == RANK_VALUE[top] - 1:
-                moves.append(_TRANSFERS[src, FOUNDATION, 1])
-            for count in range(1, _run_length(up) + 1):
-                moves.extend(
-                    _TRANSFERS[src, TABLEAU_PLACES[target], count]
-                    for target in self._piles_taking(up[-count], tops)
-                    if target != index
-                )
+                moves.append(_TRANSFERS[place, FOUNDATION, 1])
+            count = 1
+            heads[top] = (place, 1)
+            while count < len(up) and _builds_on(up[-count], up[-count - 1]):
+                count += 1
+                heads[up[-count]] = (place, count)
+            if RANK_VALUE[up[-count]] == KING:
+                kings.append((place, count))
+        for target, top in tops:
+            for card in _TAKES[top]:
+                if card == waste_card:
+                    moves.append(_TRANSFERS[WASTE, target, 1])
+                elif card in heads:
+                    source, count = heads[card]
+                    moves.append(_TRANSFERS[source, target, count])
+        for target in empty:
+            if waste_card is not None and RANK_VALUE[waste_card] == KING:
+                moves.append(_TRANSFERS[WASTE, target, 1])
+            moves.extend(_TRANSFERS[source, target, count] for source, count in kings)
         if state.stock:
             moves.append(_DRAW_MOVE)
         elif state.waste:
             moves.append(_RECYCLE_MOVE)
         return moves
-
-    @staticmethod
-    def _piles_taking(card: str, tops: list[str | None]) -> list[int]:
-        if RANK_VALUE[card] == KING:
-            return [index for index, top in enumerate(tops) if top is None]
-        return [
-            index for index, top in enumerate(tops) if top is not None and _builds_on(card, top)
-        ]
 
     def apply(self, state: KlondikeState, move: Move) -> Step[KlondikeState]:
         if state.foundations == FULL_FOUNDATIONS:
@@ -427,10 +444,11 @@ class Klondike(Variant[KlondikeState]):
         head = cards[0]
         if count == 1 and state.foundations[SUIT_INDEX[head]] == RANK_VALUE[head] - 1:
             return _TRANSFERS[source, FOUNDATION, 1]
-        tops = [pile.up[-1] if pile.up else None for pile in state.tableau]
-        for target in self._piles_taking(head, tops):
+        for target, target_pile in enumerate(state.tableau):
+            up = target_pile.up
+            takes = _builds_on(head, up[-1]) if up else RANK_VALUE[head] == KING
             # Moving a whole King-headed pile into another empty pile changes nothing.
-            if target != source_index and not (whole_pile and tops[target] is None):
+            if takes and target != source_index and not (whole_pile and not up):
                 return _TRANSFERS[source, TABLEAU_PLACES[target], count]
         return None
 
@@ -440,11 +458,16 @@ class Klondike(Variant[KlondikeState]):
         moves = []
         while not self.is_won(state):
             move = next(
-                _TRANSFERS[TABLEAU_PLACES[index], FOUNDATION, 1]
-                for index, pile in enumerate(state.tableau)
-                if pile.up
-                and state.foundations[SUIT_INDEX[pile.up[-1]]] == RANK_VALUE[pile.up[-1]] - 1
+                (
+                    _TRANSFERS[TABLEAU_PLACES[index], FOUNDATION, 1]
+                    for index, pile in enumerate(state.tableau)
+                    if pile.up
+                    and state.foundations[SUIT_INDEX[pile.up[-1]]] == RANK_VALUE[pile.up[-1]] - 1
+                ),
+                None,
             )
+            if move is None:  # only a hand-built position missing cards gets stuck
+                return []
             state = self._transfer(state, move).state
             moves.append(move)
         return moves

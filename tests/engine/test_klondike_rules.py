@@ -320,9 +320,9 @@ def test_legal_moves_lists_every_kind_of_legal_move():
         stock="2C",
     )
     texts = [format_move(move) for move in KLONDIKE.legal_moves(state)]
-    # The King-headed pile 5 may go to any empty pile; the stable order is waste first,
-    # then the piles from the left, then the stock.
-    assert texts == ["w-t2", "t1-f", "t2-t4/2", "t5-t3/2", "t5-t6/2", "t5-t7/2", "draw"]
+    # The King-headed pile 5 may go to any empty pile. The order is stable: foundation
+    # moves, builds on each pile from the left, Kings to empty piles, the stock.
+    assert texts == ["t1-f", "w-t2", "t2-t4/2", "t5-t3/2", "t5-t6/2", "t5-t7/2", "draw"]
 
 
 def test_every_legal_move_applies():
