@@ -1,6 +1,8 @@
 """games.engine is a pure library: no Django, database, network or file access."""
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -90,3 +92,22 @@ def test_the_checker_resolves_relative_imports():
     ]
     source = "from ..services import start"
     assert list(imported_modules(source, "games.engine")) == ["games.services"]
+
+
+def test_importing_the_engine_loads_nothing_forbidden():
+    """The same rule at run time, for anything the ast walk cannot see. (os, io and
+    importlib are left out: the interpreter itself loads them at start-up.)"""
+    check = (
+        "import sys, games.engine, games.engine.replay\n"
+        f"forbidden = {sorted(FORBIDDEN - {'os', 'io', 'importlib'})!r}\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in forbidden))\n"
+    )
+    completed = subprocess.run(
+        [sys.executable, "-c", check],
+        capture_output=True,
+        text=True,
+        cwd=ENGINE.parents[1],
+        timeout=60,
+        check=True,
+    )
+    assert completed.stdout.strip() == "[]"
