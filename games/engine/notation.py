@@ -49,10 +49,6 @@ class Move:
 _KEYWORD_MOVES = {kind: Move(kind) for kind in (DRAW, RECYCLE, DEAL, WILD)}
 
 
-def transfer(src: str, dst: str, count: int = 1) -> Move:
-    return Move(TRANSFER, src, dst, count)
-
-
 def parse_move(text: str) -> Move:
     """The Move written by ``text``, or EngineError saying what is wrong with it."""
     if not isinstance(text, str):
