@@ -4,7 +4,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser, AbstractUser, AnonymousUser
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
 
 from accounts.models import Profile
 from games.engine import get_variant, variant_keys
@@ -42,7 +42,7 @@ def profile_for_user(*, user: AbstractBaseUser) -> Profile:
     return profile if profile is not None else Profile(user_id=user.pk)
 
 
-def user_for_username(*, username: str) -> AbstractUser:
+def user_for_username(*, username: str) -> User:
     """The account with this username, matched exactly or else case-insensitively.
 
     Raises the user model's DoesNotExist when there is none.
@@ -69,7 +69,7 @@ def _row(*, key: str, name: str, stats: GameStats) -> StatsRow:
     )
 
 
-def player_stats_rows(*, player: AbstractBaseUser) -> tuple[list[StatsRow], StatsRow]:
+def player_stats_rows(*, player: User) -> tuple[list[StatsRow], StatsRow]:
     """One row per variant the engine knows, and the overall row."""
     rows = [
         _row(

@@ -7,7 +7,7 @@ from typing import Any
 from uuid import UUID
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db.models import Count, Max, Min, Q, QuerySet, Sum
 from django.utils import timezone
 
@@ -55,12 +55,12 @@ class Board:
     selection: Selection | None
 
 
-def game_for_player(*, game_id: UUID, player: AbstractBaseUser) -> Game:
+def game_for_player(*, game_id: UUID, player: User) -> Game:
     """The player's own game; anybody else's raises Game.DoesNotExist (a 404)."""
     return Game.objects.get(id=game_id, player=player)
 
 
-def game_active_for_player(*, player: AbstractBaseUser, variant: str) -> Game | None:
+def game_active_for_player(*, player: User, variant: str) -> Game | None:
     return Game.objects.filter(player=player, variant=variant, status=Game.Status.ACTIVE).first()
 
 
@@ -86,7 +86,7 @@ def _selected_card(public: dict[str, Any], source: str, count: int) -> str | Non
 
 
 def _selection(
-    game: Game, variant: Variant, state: Any, public: dict[str, Any], key: str | None
+    game: Game, variant: Variant[Any], state: Any, public: dict[str, Any], key: str | None
 ) -> Selection | None:
     """Parse `t3/2` or `w/1`; a key naming no face-up card selects nothing."""
     if not key or not game.is_active:
@@ -128,9 +128,7 @@ def game_board(*, game: Game, selected: str | None = None) -> Board:
     )
 
 
-def game_history_for_player(
-    *, player: AbstractBaseUser, variant: str | None = None
-) -> QuerySet[Game]:
+def game_history_for_player(*, player: User, variant: str | None = None) -> QuerySet[Game]:
     games = Game.objects.filter(player=player)
     if variant:
         games = games.filter(variant=variant)
@@ -160,7 +158,7 @@ class GameStats:
         return self.won / self.played if self.played else 0.0
 
 
-def game_stats_for_player(*, player: AbstractBaseUser, variant: str | None = None) -> GameStats:
+def game_stats_for_player(*, player: User, variant: str | None = None) -> GameStats:
     """Figures over every game the player has dealt (the active one included)."""
     games = Game.objects.filter(player=player)
     if variant:

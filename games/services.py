@@ -7,7 +7,7 @@ from typing import Any
 from uuid import UUID
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
@@ -52,7 +52,7 @@ def _tick(game: Game, *, now: datetime) -> None:
 
 def game_start(
     *,
-    player: AbstractBaseUser,
+    player: User,
     variant: str,
     options: Mapping[str, Any] | None = None,
     seed: str | None = None,
@@ -81,14 +81,14 @@ def game_start(
         )
 
 
-def game_resume_or_start(*, player: AbstractBaseUser, variant: str) -> Game:
+def game_resume_or_start(*, player: User, variant: str) -> Game:
     """The player's active game of this variant, or a new deal when there is none."""
     get_variant(variant)
     game = Game.objects.filter(player=player, variant=variant, status=Game.Status.ACTIVE).first()
     return game or game_start(player=player, variant=variant)
 
 
-def game_restart(*, game_id: UUID, player: AbstractBaseUser) -> Game:
+def game_restart(*, game_id: UUID, player: User) -> Game:
     """Deal the same cards again as a new game; the old one, if still active, is abandoned."""
     game = Game.objects.get(id=game_id, player=player)
     return game_start(
@@ -100,7 +100,7 @@ def game_restart(*, game_id: UUID, player: AbstractBaseUser) -> Game:
     )
 
 
-def _lock_for_action(*, game_id: UUID, player: AbstractBaseUser, revision: int) -> Game:
+def _lock_for_action(*, game_id: UUID, player: User, revision: int) -> Game:
     game = Game.objects.select_for_update().get(id=game_id, player=player)
     if not game.is_active:
         raise GameClosed(f"This game is {game.get_status_display().lower()}: its result is final.")
@@ -112,7 +112,9 @@ def _lock_for_action(*, game_id: UUID, player: AbstractBaseUser, revision: int) 
     return game
 
 
-def _apply_moves(game: Game, variant: Variant, moves: Iterable[Move], *, now: datetime) -> Game:
+def _apply_moves(
+    game: Game, variant: Variant[Any], moves: Iterable[Move], *, now: datetime
+) -> Game:
     state = variant.load(game.state)
     for move in moves:
         try:
@@ -126,7 +128,7 @@ def _apply_moves(game: Game, variant: Variant, moves: Iterable[Move], *, now: da
     return game
 
 
-def _save_state(game: Game, variant: Variant, state: Any, *, now: datetime) -> None:
+def _save_state(game: Game, variant: Variant[Any], state: Any, *, now: datetime) -> None:
     _tick(game, now=now)
     game.state = variant.dump(state)
     game.move_count = len(game.move_log)
@@ -140,9 +142,7 @@ def _save_state(game: Game, variant: Variant, state: Any, *, now: datetime) -> N
 
 
 @transaction.atomic
-def game_move_play(
-    *, game_id: UUID, player: AbstractBaseUser, move: str, revision: int
-) -> Game:
+def game_move_play(*, game_id: UUID, player: User, move: str, revision: int) -> Game:
     game = _lock_for_action(game_id=game_id, player=player, revision=revision)
     variant = get_variant(game.variant)
     try:
@@ -153,9 +153,7 @@ def game_move_play(
 
 
 @transaction.atomic
-def game_card_tap(
-    *, game_id: UUID, player: AbstractBaseUser, source: str, count: int, revision: int
-) -> Game:
+def game_card_tap(*, game_id: UUID, player: User, source: str, count: int, revision: int) -> Game:
     """Tap-to-move: the engine picks where the tapped card (and what it heads) goes."""
     game = _lock_for_action(game_id=game_id, player=player, revision=revision)
     variant = get_variant(game.variant)
@@ -169,7 +167,7 @@ def game_card_tap(
 
 
 @transaction.atomic
-def game_auto_complete(*, game_id: UUID, player: AbstractBaseUser, revision: int) -> Game:
+def game_auto_complete(*, game_id: UUID, player: User, revision: int) -> Game:
     game = _lock_for_action(game_id=game_id, player=player, revision=revision)
     variant = get_variant(game.variant)
     moves = variant.auto_complete(variant.load(game.state))
@@ -181,7 +179,7 @@ def game_auto_complete(*, game_id: UUID, player: AbstractBaseUser, revision: int
 
 
 @transaction.atomic
-def game_move_undo(*, game_id: UUID, player: AbstractBaseUser, revision: int) -> Game:
+def game_move_undo(*, game_id: UUID, player: User, revision: int) -> Game:
     """Take the last move back exactly, points included."""
     game = _lock_for_action(game_id=game_id, player=player, revision=revision)
     if not game.move_log:
@@ -195,7 +193,7 @@ def game_move_undo(*, game_id: UUID, player: AbstractBaseUser, revision: int) ->
 
 
 @transaction.atomic
-def game_finish(*, game_id: UUID, player: AbstractBaseUser, revision: int) -> Game:
+def game_finish(*, game_id: UUID, player: User, revision: int) -> Game:
     """Make the result final: from now on every action on this game is refused."""
     game = _lock_for_action(game_id=game_id, player=player, revision=revision)
     now = timezone.now()

@@ -59,7 +59,9 @@ def play(request: HttpRequest, variant: str) -> HttpResponse:
     active = selectors.game_active_for_player(player=request.user, variant=variant)
     if active is not None:
         return redirect("games:detail", game_id=active.id)
-    return render(request, "games/play.html", {"variant": variant, "name": get_variant(variant).name})
+    return render(
+        request, "games/play.html", {"variant": variant, "name": get_variant(variant).name}
+    )
 
 
 @login_required
@@ -122,7 +124,9 @@ def _run_action(
 ) -> HttpResponse:
     """Apply one action and answer with the board; a refusal changes nothing."""
     if not form.is_valid():
-        return _refused(request, _own_game_or_404(request, game_id), "That request was malformed.", 400)
+        return _refused(
+            request, _own_game_or_404(request, game_id), "That request was malformed.", 400
+        )
     try:
         game = action(form.cleaned_data)
     except Game.DoesNotExist as missing:

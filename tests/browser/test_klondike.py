@@ -38,7 +38,6 @@ def target_of(move) -> str:
     return f'[data-pile="{move.dst}"] .target-button'
 
 
-
 def test_sign_up_play_by_clicking_undo_finish_and_resume(page, live_server):
     sign_up(page, live_server.url, "clicker")
     player = get_user_model().objects.get(username="clicker")
@@ -54,9 +53,7 @@ def test_sign_up_play_by_clicking_undo_finish_and_resume(page, live_server):
     expect(page.locator(".waste .card.up")).not_to_have_count(0)
 
     move = first_tableau_transfer(game)
-    source = page.locator(
-        f'a.card[data-tap-source="{move.src}"][data-tap-count="{move.count}"]'
-    )
+    source = page.locator(f'a.card[data-tap-source="{move.src}"][data-tap-count="{move.count}"]')
     source.click()
     expect(page.locator("a.card.selected")).to_have_count(1)
     page.locator(target_of(move)).click()
@@ -100,5 +97,3 @@ def test_double_click_taps_a_card_to_where_it_goes(page, live_server):
     expect(page.locator("#moves")).to_have_text("1")
     game.refresh_from_db()
     assert game.move_log == [format_move(KLONDIKE.tap(state, place, 1))]
-
-

@@ -211,14 +211,12 @@ def test_tap_sends_the_card_where_the_engine_says(player):
 
 def test_the_stored_log_replays_to_the_stored_state(player):
     game = services.game_start(player=player, variant="klondike")
-    revision = 0
-    for _ in range(30):
+    for revision in range(30):
         moves = KLONDIKE.legal_moves(stored_state(game))
         move = next((m for m in moves if m.kind == "transfer"), moves[0])
         services.game_move_play(
             game_id=game.id, player=player, move=format_move(move), revision=revision
         )
-        revision += 1
     game.refresh_from_db()
     result = replay({"variant": "klondike", "seed": game.seed, "moves": game.move_log})
     assert result["error"] is None
