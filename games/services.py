@@ -2,6 +2,7 @@
 checks, applies the move with the engine and saves only the changed fields."""
 
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 from uuid import UUID
@@ -23,6 +24,16 @@ from games.engine import (
 )
 from games.errors import GameClosed, MoveRefused, StaleAction
 from games.models import Game
+
+
+@dataclass(frozen=True)
+class ActionOutcome:
+    """The game after an action, and what the action made happen on the table
+    (engine events such as "run_removed:S") for the board to show."""
+
+    game: Game
+    events: tuple[str, ...] = ()
+
 
 ACTION_FIELDS = [
     "state",
@@ -114,18 +125,20 @@ def _lock_for_action(*, game_id: UUID, player: User, revision: int) -> Game:
 
 def _apply_moves(
     game: Game, variant: Variant[Any], moves: Iterable[Move], *, now: datetime
-) -> Game:
+) -> ActionOutcome:
     state = variant.load(game.state)
+    events: list[str] = []
     for move in moves:
         try:
             step = variant.apply(state, move)
         except EngineError as error:
             raise MoveRefused(str(error)) from error
         state = step.state
+        events.extend(step.events)
         game.move_log.append(format_move(step.move))
         game.undo_log.append(step.undo)
     _save_state(game, variant, state, now=now)
-    return game
+    return ActionOutcome(game=game, events=tuple(events))
 
 
 def _save_state(game: Game, variant: Variant[Any], state: Any, *, now: datetime) -> None:
@@ -142,7 +155,7 @@ def _save_state(game: Game, variant: Variant[Any], state: Any, *, now: datetime)
 
 
 @transaction.atomic
-def game_move_play(*, game_id: UUID, player: User, move: str, revision: int) -> Game:
+def game_move_play(*, game_id: UUID, player: User, move: str, revision: int) -> ActionOutcome:
     game = _lock_for_action(game_id=game_id, player=player, revision=revision)
     variant = get_variant(game.variant)
     try:
@@ -153,7 +166,9 @@ def game_move_play(*, game_id: UUID, player: User, move: str, revision: int) -> 
 
 
 @transaction.atomic
-def game_card_tap(*, game_id: UUID, player: User, source: str, count: int, revision: int) -> Game:
+def game_card_tap(
+    *, game_id: UUID, player: User, source: str, count: int, revision: int
+) -> ActionOutcome:
     """Tap-to-move: the engine picks where the tapped card (and what it heads) goes."""
     game = _lock_for_action(game_id=game_id, player=player, revision=revision)
     variant = get_variant(game.variant)
@@ -167,7 +182,7 @@ def game_card_tap(*, game_id: UUID, player: User, source: str, count: int, revis
 
 
 @transaction.atomic
-def game_auto_complete(*, game_id: UUID, player: User, revision: int) -> Game:
+def game_auto_complete(*, game_id: UUID, player: User, revision: int) -> ActionOutcome:
     game = _lock_for_action(game_id=game_id, player=player, revision=revision)
     variant = get_variant(game.variant)
     moves = variant.auto_complete(variant.load(game.state))
@@ -179,7 +194,7 @@ def game_auto_complete(*, game_id: UUID, player: User, revision: int) -> Game:
 
 
 @transaction.atomic
-def game_move_undo(*, game_id: UUID, player: User, revision: int) -> Game:
+def game_move_undo(*, game_id: UUID, player: User, revision: int) -> ActionOutcome:
     """Take the last move back exactly, points included."""
     game = _lock_for_action(game_id=game_id, player=player, revision=revision)
     if not game.move_log:
@@ -189,11 +204,11 @@ def game_move_undo(*, game_id: UUID, player: User, revision: int) -> Game:
     game.move_log.pop()
     state = variant.undo(variant.load(game.state), record)
     _save_state(game, variant, state, now=timezone.now())
-    return game
+    return ActionOutcome(game=game)
 
 
 @transaction.atomic
-def game_finish(*, game_id: UUID, player: User, revision: int) -> Game:
+def game_finish(*, game_id: UUID, player: User, revision: int) -> ActionOutcome:
     """Make the result final: from now on every action on this game is refused."""
     game = _lock_for_action(game_id=game_id, player=player, revision=revision)
     now = timezone.now()
@@ -202,4 +217,4 @@ def game_finish(*, game_id: UUID, player: User, revision: int) -> Game:
     game.finished_at = now
     game.revision += 1
     game.save(update_fields=["status", "finished_at", "elapsed_ms", "last_action_at", "revision"])
-    return game
+    return ActionOutcome(game=game)

@@ -18,12 +18,13 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from games import selectors, services
+from games.catalog import PLAYABLE_VARIANTS
 from games.engine import get_variant, variant_keys
 from games.errors import GameActionError, MoveRefused, StaleAction
 from games.forms import ActionForm, FinishForm, MoveForm, TapForm
 from games.models import Game
 
-PLAYABLE_VARIANTS = ("klondike",)
+RUN_REMOVED = "run_removed:"
 REFUSAL_STATUS = {MoveRefused: 422, StaleAction: 409}
 
 
@@ -105,12 +106,16 @@ def _render_board(
     selected: str | None = None,
     error: str | None = None,
     confirm_finish: bool = False,
+    events: tuple[str, ...] = (),
     status: int = 200,
 ) -> HttpResponse:
     context = {
         "board": selectors.game_board(game=game, selected=selected),
         "error": error,
         "confirm_finish": confirm_finish,
+        "removed_runs": [
+            event.split(":", 1)[1] for event in events if event.startswith("run_removed:")
+        ],
     }
     template = "games/game.html#board" if request.htmx else "games/game.html"
     return render(request, template, context, status=status)
@@ -120,7 +125,7 @@ def _run_action(
     request: HttpRequest,
     game_id: UUID,
     form: ActionForm,
-    action: Callable[[dict[str, Any]], Game],
+    action: Callable[[dict[str, Any]], services.ActionOutcome],
 ) -> HttpResponse:
     """Apply one action and answer with the board; a refusal changes nothing."""
     if not form.is_valid():
@@ -128,14 +133,14 @@ def _run_action(
             request, _own_game_or_404(request, game_id), "That request was malformed.", 400
         )
     try:
-        game = action(form.cleaned_data)
+        outcome = action(form.cleaned_data)
     except Game.DoesNotExist as missing:
         raise Http404("No such game") from missing
     except GameActionError as refusal:
         status = REFUSAL_STATUS.get(type(refusal), 409)
         return _refused(request, _own_game_or_404(request, game_id), refusal.message, status)
     if request.htmx:
-        return _render_board(request, game)
+        return _render_board(request, outcome.game, events=outcome.events)
     return redirect("games:detail", game_id=game_id)
 
 

@@ -6,21 +6,12 @@ from playwright.sync_api import expect
 
 from games.engine import format_move, get_variant
 from games.models import Game
+from tests.browser.helpers import sign_up, target_of
 from tests.games.helpers import load_fixture, start_with_deck
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 KLONDIKE = get_variant("klondike")
-
-
-def sign_up(page, base_url: str, username: str) -> None:
-    page.goto(f"{base_url}/accounts/signup/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=email]", f"{username}@example.com")
-    page.fill("input[name=password1]", "a-long-secret-phrase-42")
-    page.fill("input[name=password2]", "a-long-secret-phrase-42")
-    page.locator("form button[type=submit]").last.click()
-    expect(page.get_by_role("button", name="Log out")).to_be_visible()
 
 
 def first_tableau_transfer(game: Game):
@@ -30,12 +21,6 @@ def first_tableau_transfer(game: Game):
         m for m in KLONDIKE.legal_moves(state) if m.kind == "transfer" and m.src.startswith("t")
     ]
     return next((m for m in transfers if m.dst.startswith("t")), transfers[0])
-
-
-def target_of(move) -> str:
-    if move.dst == "f":
-        return ".foundations .target-button"
-    return f'[data-pile="{move.dst}"] .target-button'
 
 
 def test_sign_up_play_by_clicking_undo_finish_and_resume(page, live_server):
@@ -56,7 +41,7 @@ def test_sign_up_play_by_clicking_undo_finish_and_resume(page, live_server):
     source = page.locator(f'a.card[data-tap-source="{move.src}"][data-tap-count="{move.count}"]')
     source.click()
     expect(page.locator("a.card.selected")).to_have_count(1)
-    page.locator(target_of(move)).click()
+    page.locator(target_of(move.dst)).click()
     expect(page.locator("#moves")).to_have_text("2")
     game.refresh_from_db()
     assert game.move_log[-1].startswith(f"{move.src}-{move.dst}")

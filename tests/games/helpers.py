@@ -40,8 +40,10 @@ def hidden_cards(game: Game) -> set[str]:
         hidden.update(pile.down)
     public = engine.public_view(state)
     shown = {card for pile in public["tableau"] for card in pile["up"]}
-    shown.update(public["waste"]["fan"])
-    shown.update(f["top"] for f in public["foundations"] if f["top"])
+    shown.update(public.get("waste", {}).get("fan", []))
+    shown.update(f["top"] for f in public.get("foundations", []) if f["top"])
+    for suit in public.get("removed_runs", []):
+        shown.update(card for card in full_deck() if suit_of(card) == suit)
     return hidden | (set(full_deck()) - shown)
 
 

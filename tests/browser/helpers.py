@@ -1,0 +1,33 @@
+"""What a person does on a board, in Playwright terms."""
+
+from playwright.sync_api import Page, expect
+
+from games.engine import parse_move
+
+
+def sign_up(page: Page, base_url: str, username: str) -> None:
+    page.goto(f"{base_url}/accounts/signup/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=email]", f"{username}@example.com")
+    page.fill("input[name=password1]", "a-long-secret-phrase-42")
+    page.fill("input[name=password2]", "a-long-secret-phrase-42")
+    page.locator("form button[type=submit]").last.click()
+    expect(page.get_by_role("button", name="Log out")).to_be_visible()
+
+
+def target_of(dst: str) -> str:
+    if dst == "f":
+        return ".foundations .target-button"
+    return f'[data-pile="{dst}"] .target-button'
+
+
+def click_move(page: Page, text: str) -> None:
+    """Make one move the way a player does: the stock, or a card then its place."""
+    move = parse_move(text)
+    if move.kind in ("draw", "recycle", "deal"):
+        page.click("#stock")
+        return
+    source = page.locator(f'a.card[data-tap-source="{move.src}"][data-tap-count="{move.count}"]')
+    source.click()
+    expect(page.locator("a.card.selected")).to_have_count(1)
+    page.locator(target_of(move.dst)).click()
