@@ -34,6 +34,10 @@ class Step(Generic[StateT]):
     undo: Json
     """A small JSON-serialisable record that, with ``state``, restores the state before
     the move exactly (see Variant.undo)."""
+    events: tuple[str, ...] = ()
+    """What the board may animate, in order: ``"run_removed:S"`` (Spiderette: a run of
+    that suit left the table), ``"won"``, ``"lost"`` (the move ended the game). See
+    docs/engine.md."""
 
 
 class Variant(ABC, Generic[StateT]):
