@@ -464,6 +464,16 @@ class Spike(Variant[SpikeState]):
 
     # Views and storage
 
+    def final_score(self, state: SpikeState, elapsed_seconds: int) -> int:
+        return state.score - MODES[state.mode].points_per_second * max(0, elapsed_seconds)
+
+    def time_limit_seconds(self, state: SpikeState) -> int | None:
+        limit = MODES[state.mode].clock_seconds
+        return None if limit is None else limit + state.time_bonus_seconds
+
+    def is_ranked(self, options: Mapping[str, object]) -> bool:
+        return MODES[str(self.normalize_options(options)[MODE_OPTION])].ranked
+
     def public_view(self, state: SpikeState) -> Json:
         spikes = state.spikes
         exposed = [is_exposed(spikes, position) for position in range(SPIKE_CARDS)]

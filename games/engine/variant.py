@@ -99,6 +99,21 @@ class Variant(ABC, Generic[StateT]):
     @abstractmethod
     def score(self, state: StateT) -> int: ...
 
+    def final_score(self, state: StateT, elapsed_seconds: int) -> int:
+        """The score a finished game ranks by, given the time it took on the server
+        clock. Most variants rank by ``score``; a variant whose rules take time off
+        (or add a time bonus) overrides this."""
+        return self.score(state)
+
+    def time_limit_seconds(self, state: StateT) -> int | None:
+        """How long the game may last in seconds, bonus time included; None for no limit.
+        The platform keeps the clock and closes the game when it runs out."""
+        return None
+
+    def is_ranked(self, options: Mapping[str, object]) -> bool:
+        """Whether games with these options go on leaderboards."""
+        return True
+
     @abstractmethod
     def public_view(self, state: StateT) -> Json:
         """What a player may see: only face-up cards and the sizes of hidden piles. This is
