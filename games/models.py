@@ -5,6 +5,27 @@ from django.db import models
 from django.db.models import Q
 
 
+class DailyDeal(models.Model):
+    """One deal a day per game, the same for everyone. The seed is secret."""
+
+    date = models.DateField()
+    variant = models.CharField(max_length=20)
+    options = models.JSONField(default=dict, blank=True)
+    seed = models.CharField(max_length=64)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-date", "variant"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["date", "variant"], name="one_daily_deal_per_game_and_day"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.variant} daily deal of {self.date:%Y-%m-%d}"
+
+
 class Game(models.Model):
     """One deal played by one player.
 
@@ -28,6 +49,12 @@ class Game(models.Model):
     variant = models.CharField(max_length=20)
     options = models.JSONField(default=dict, blank=True)
     seed = models.CharField(max_length=64)
+    daily_deal = models.ForeignKey(
+        DailyDeal, null=True, blank=True, on_delete=models.PROTECT, related_name="games"
+    )
+    is_ranked = models.BooleanField(
+        default=False, help_text="The player's first attempt at a daily deal: the one ranked."
+    )
     restart_of = models.ForeignKey(
         "self",
         null=True,
@@ -44,10 +71,16 @@ class Game(models.Model):
     )
     move_count = models.PositiveIntegerField(default=0)
     score = models.IntegerField(default=0)
+    final_score = models.IntegerField(
+        null=True, blank=True, help_text="The score the result ranks by, set when the game closes."
+    )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
     elapsed_ms = models.PositiveBigIntegerField(default=0)
     started_at = models.DateTimeField()
     last_action_at = models.DateTimeField()
+    deadline_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the clock of a timed game runs out."
+    )
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -55,8 +88,18 @@ class Game(models.Model):
         constraints = [
             models.UniqueConstraint(
                 fields=["player", "variant"],
-                condition=Q(status="active"),
+                condition=Q(status="active", daily_deal__isnull=True),
                 name="one_active_game_per_player_and_variant",
+            ),
+            models.UniqueConstraint(
+                fields=["player", "daily_deal"],
+                condition=Q(status="active", daily_deal__isnull=False),
+                name="one_active_game_per_player_and_daily_deal",
+            ),
+            models.UniqueConstraint(
+                fields=["player", "daily_deal"],
+                condition=Q(is_ranked=True),
+                name="one_ranked_game_per_player_and_daily_deal",
             ),
         ]
         indexes = [models.Index(fields=["player", "-started_at"], name="game_player_started_idx")]

@@ -41,6 +41,7 @@ class Board:
     id: UUID
     variant: str
     variant_name: str
+    options: dict[str, Any]
     status: str
     status_label: str
     revision: int
@@ -51,8 +52,17 @@ class Board:
     is_active: bool
     can_undo: bool
     is_practice_restart: bool
+    daily_label: str | None
     public: dict[str, Any]
     selection: Selection | None
+    final_score: int
+    remaining_seconds: int | None
+    highlight: bool
+    always_highlight: bool
+
+    @property
+    def time_deduction(self) -> int:
+        return int(self.public.get("score", self.score)) - self.final_score
 
 
 def game_for_player(*, game_id: UUID, player: User) -> Game:
@@ -70,6 +80,20 @@ def _idle_gap_seconds(game: Game, now: datetime) -> float:
         return 0.0
     gap = (now - game.last_action_at).total_seconds()
     return max(0.0, min(gap, float(settings.GAME_IDLE_GAP_CAP_SECONDS)))
+
+
+def _elapsed_seconds(game: Game, now: datetime, gap: float) -> int:
+    if game.deadline_at is not None and game.is_active:
+        return int((min(now, game.deadline_at) - game.started_at).total_seconds())
+    return int(game.elapsed_ms / 1000 + gap)
+
+
+def _remaining_seconds(game: Game, now: datetime) -> int | None:
+    if game.deadline_at is None:
+        return None
+    if not game.is_active:
+        return 0
+    return max(0, int((game.deadline_at - now).total_seconds()))
 
 
 def _selected_card(public: dict[str, Any], source: str, count: int) -> str | None:
@@ -104,27 +128,50 @@ def _selection(
     return Selection(source=source, count=count, card=card, moves=moves)
 
 
-def game_board(*, game: Game, selected: str | None = None) -> Board:
+def _daily_label(game: Game) -> str | None:
+    if game.daily_deal_id is None:
+        return None
+    return "Daily deal · ranked attempt" if game.is_ranked else "Daily deal · practice"
+
+
+def game_board(
+    *, game: Game, selected: str | None = None, highlight_preference: bool = False
+) -> Board:
+    """What the board template receives. `highlight_preference` is the player's
+    setting that keeps move highlighting on."""
     variant = get_variant(game.variant)
     state = variant.load(game.state)
     public = variant.public_view(state)
-    gap = _idle_gap_seconds(game, timezone.now())
+    now = timezone.now()
+    gap = _idle_gap_seconds(game, now)
+    elapsed_seconds = _elapsed_seconds(game, now, gap)
+    always_highlight = highlight_preference or public.get("mode") == "relaxed"
     return Board(
         id=game.id,
         variant=game.variant,
         variant_name=variant.name,
+        options=game.options,
         status=game.status,
         status_label=game.get_status_display(),
         revision=game.revision,
         move_count=game.move_count,
         score=game.score,
-        elapsed_seconds=int(game.elapsed_ms / 1000 + gap),
+        elapsed_seconds=elapsed_seconds,
         clock_headroom_seconds=int(settings.GAME_IDLE_GAP_CAP_SECONDS - gap),
         is_active=game.is_active,
         can_undo=game.is_active and bool(game.move_log),
         is_practice_restart=game.restart_of_id is not None,
+        daily_label=_daily_label(game),
         public=public,
         selection=_selection(game, variant, state, public, selected),
+        final_score=(
+            game.final_score
+            if game.final_score is not None
+            else variant.final_score(state, elapsed_seconds)
+        ),
+        remaining_seconds=_remaining_seconds(game, now),
+        highlight=always_highlight or selected == "w",
+        always_highlight=always_highlight,
     )
 
 

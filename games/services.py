@@ -1,7 +1,7 @@
 """Writes on games: each action is one transaction that locks the game row,
 checks, applies the move with the engine and saves only the changed fields."""
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -23,7 +23,8 @@ from games.engine import (
     shuffled_deck,
 )
 from games.errors import GameClosed, MoveRefused, StaleAction
-from games.models import Game
+from games.models import DailyDeal, Game
+from leaderboards.services import result_record
 
 
 @dataclass(frozen=True)
@@ -42,11 +43,14 @@ ACTION_FIELDS = [
     "revision",
     "move_count",
     "score",
+    "final_score",
     "status",
     "elapsed_ms",
     "last_action_at",
+    "deadline_at",
     "finished_at",
 ]
+TIME_UP_MESSAGE = "Time is up: the game closed with the score it had."
 
 
 def _clock_gap_ms(*, since: datetime, now: datetime) -> int:
@@ -57,8 +61,33 @@ def _clock_gap_ms(*, since: datetime, now: datetime) -> int:
 
 
 def _tick(game: Game, *, now: datetime) -> None:
-    game.elapsed_ms += _clock_gap_ms(since=game.last_action_at, now=now)
+    """Count the time up to `now`. A game on a clock counts real time (up to its
+    deadline); any other counts each gap between actions up to the idle cap."""
+    if game.deadline_at is not None:
+        until = min(now, game.deadline_at)
+        game.elapsed_ms = max(0, int((until - game.started_at).total_seconds() * 1000))
+    else:
+        game.elapsed_ms += _clock_gap_ms(since=game.last_action_at, now=now)
     game.last_action_at = now
+
+
+def _deadline(game: Game, variant: Variant[Any], state: Any) -> datetime | None:
+    limit = variant.time_limit_seconds(state)
+    return None if limit is None else game.started_at + timedelta(seconds=limit)
+
+
+def _close(game: Game, variant: Variant[Any], state: Any, *, status: str, now: datetime) -> None:
+    """End the game: its final score is fixed and, if ranked, its result recorded.
+    The caller saves the game row first thing after (ACTION_FIELDS)."""
+    game.status = status
+    game.finished_at = now
+    game.final_score = variant.final_score(state, game.elapsed_ms // 1000)
+
+
+def _save_closing(game: Game) -> None:
+    game.save(update_fields=ACTION_FIELDS)
+    if not game.is_active:
+        result_record(game=game)
 
 
 def game_start(
@@ -68,59 +97,139 @@ def game_start(
     options: Mapping[str, Any] | None = None,
     seed: str | None = None,
     restart_of: Game | None = None,
+    daily_deal: DailyDeal | None = None,
+    is_ranked: bool = False,
 ) -> Game:
-    """Deal a new game; the player's active game of this variant is abandoned."""
+    """Deal a new game. The player's active game of the same kind (this variant,
+    or this daily deal) is abandoned: its result, if ranked, stands as it is."""
     engine_variant = get_variant(variant)
     normalized = engine_variant.normalize_options(options)
     seed = seed or new_seed()
     state = engine_variant.deal(shuffled_deck(seed), normalized)
     now = timezone.now()
     with transaction.atomic():
-        Game.objects.select_for_update().filter(
-            player=player, variant=variant, status=Game.Status.ACTIVE
-        ).update(status=Game.Status.ABANDONED, finished_at=now)
-        return Game.objects.create(
+        _abandon_active(player=player, variant=variant, daily_deal=daily_deal, now=now)
+        game = Game(
             player=player,
             variant=variant,
             options=normalized,
             seed=seed,
             restart_of=restart_of,
+            daily_deal=daily_deal,
+            is_ranked=is_ranked and engine_variant.is_ranked(normalized),
             state=engine_variant.dump(state),
             score=engine_variant.score(state),
             started_at=now,
             last_action_at=now,
         )
+        game.deadline_at = _deadline(game, engine_variant, state)
+        game.save(force_insert=True)
+        if game.deadline_at is not None:
+            transaction.on_commit(lambda: _schedule_time_up(game))
+    return game
+
+
+def _schedule_time_up(game: Game) -> None:
+    from games.tasks import schedule_time_up
+
+    schedule_time_up(game_id=game.id, deadline=game.deadline_at)
+
+
+def _abandon_active(
+    *, player: User, variant: str, daily_deal: DailyDeal | None, now: datetime
+) -> None:
+    active = Game.objects.select_for_update().filter(player=player, status=Game.Status.ACTIVE)
+    if daily_deal is None:
+        active = active.filter(variant=variant, daily_deal__isnull=True)
+    else:
+        active = active.filter(daily_deal=daily_deal)
+    for game in active:
+        engine_variant = get_variant(game.variant)
+        state = engine_variant.load(game.state)
+        _tick(game, now=now)
+        _close(game, engine_variant, state, status=Game.Status.ABANDONED, now=now)
+        _save_closing(game)
 
 
 def game_resume_or_start(*, player: User, variant: str) -> Game:
     """The player's active game of this variant, or a new deal when there is none."""
     get_variant(variant)
-    game = Game.objects.filter(player=player, variant=variant, status=Game.Status.ACTIVE).first()
+    game = Game.objects.filter(
+        player=player, variant=variant, status=Game.Status.ACTIVE, daily_deal__isnull=True
+    ).first()
     return game or game_start(player=player, variant=variant)
 
 
+def game_start_daily(*, player: User, deal: DailyDeal) -> Game:
+    """Resume the player's game of this daily deal, or deal it: the first attempt
+    is the ranked one, every later attempt is practice."""
+    active = Game.objects.filter(player=player, daily_deal=deal, status=Game.Status.ACTIVE).first()
+    if active is not None:
+        return active
+    first_attempt = not Game.objects.filter(player=player, daily_deal=deal).exists()
+    return game_start(
+        player=player,
+        variant=deal.variant,
+        options=deal.options,
+        seed=deal.seed,
+        daily_deal=deal,
+        is_ranked=first_attempt,
+    )
+
+
 def game_restart(*, game_id: UUID, player: User) -> Game:
-    """Deal the same cards again as a new game; the old one, if still active, is abandoned."""
-    game = Game.objects.get(id=game_id, player=player)
+    """Deal the same cards again as a new game (practice, for a daily deal); the old
+    one, if still active, is abandoned."""
+    game = Game.objects.select_related("daily_deal").get(id=game_id, player=player)
     return game_start(
         player=player,
         variant=game.variant,
         options=game.options,
         seed=game.seed,
         restart_of=game.restart_of or game,
+        daily_deal=game.daily_deal,
     )
 
 
-def _lock_for_action(*, game_id: UUID, player: User, revision: int) -> Game:
-    game = Game.objects.select_for_update().get(id=game_id, player=player)
-    if not game.is_active:
-        raise GameClosed(f"This game is {game.get_status_display().lower()}: its result is final.")
-    if revision != game.revision:
-        raise StaleAction(
-            "That action was made on an older board (another tab or a repeated click); "
-            "here is the current one."
-        )
-    return game
+def _time_is_up(game: Game, now: datetime) -> bool:
+    return game.deadline_at is not None and now >= game.deadline_at
+
+
+def _close_for_time(game: Game, now: datetime) -> None:
+    variant = get_variant(game.variant)
+    state = variant.load(game.state)
+    assert game.deadline_at is not None
+    _tick(game, now=game.deadline_at)
+    _close(game, variant, state, status=Game.Status.FINISHED, now=min(now, game.deadline_at))
+    game.revision += 1
+    _save_closing(game)
+
+
+def _act(
+    *,
+    game_id: UUID,
+    player: User,
+    revision: int,
+    action: Callable[[Game, Variant[Any], datetime], ActionOutcome],
+) -> ActionOutcome:
+    """Run one action on the locked game row. A game whose clock has run out is
+    closed first (and stays closed: that part commits) and the action refused."""
+    now = timezone.now()
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(id=game_id, player=player)
+        if not game.is_active:
+            raise GameClosed(
+                f"This game is {game.get_status_display().lower()}: its result is final."
+            )
+        if not _time_is_up(game, now):
+            if revision != game.revision:
+                raise StaleAction(
+                    "That action was made on an older board (another tab or a repeated "
+                    "click); here is the current one."
+                )
+            return action(game, get_variant(game.variant), now)
+        _close_for_time(game, now)
+    raise GameClosed(TIME_UP_MESSAGE)
 
 
 def _apply_moves(
@@ -147,74 +256,100 @@ def _save_state(game: Game, variant: Variant[Any], state: Any, *, now: datetime)
     game.move_count = len(game.move_log)
     game.score = variant.score(state)
     game.revision += 1
+    if game.deadline_at is not None:
+        game.deadline_at = _deadline(game, variant, state)
     status = variant.status(state)
     if status in (Game.Status.WON, Game.Status.LOST):
-        game.status = status
-        game.finished_at = now
-    game.save(update_fields=ACTION_FIELDS)
+        _close(game, variant, state, status=status, now=now)
+    _save_closing(game)
 
 
-@transaction.atomic
 def game_move_play(*, game_id: UUID, player: User, move: str, revision: int) -> ActionOutcome:
-    game = _lock_for_action(game_id=game_id, player=player, revision=revision)
-    variant = get_variant(game.variant)
-    try:
-        parsed = parse_move(move.strip())
-    except EngineError as error:
-        raise MoveRefused(str(error)) from error
-    return _apply_moves(game, variant, [parsed], now=timezone.now())
+    def play(game: Game, variant: Variant[Any], now: datetime) -> ActionOutcome:
+        try:
+            parsed = parse_move(move.strip())
+        except EngineError as error:
+            raise MoveRefused(str(error)) from error
+        return _apply_moves(game, variant, [parsed], now=now)
+
+    return _act(game_id=game_id, player=player, revision=revision, action=play)
 
 
-@transaction.atomic
 def game_card_tap(
     *, game_id: UUID, player: User, source: str, count: int, revision: int
 ) -> ActionOutcome:
     """Tap-to-move: the engine picks where the tapped card (and what it heads) goes."""
-    game = _lock_for_action(game_id=game_id, player=player, revision=revision)
-    variant = get_variant(game.variant)
-    try:
-        move = variant.tap(variant.load(game.state), source, count)
-    except EngineError as error:
-        raise MoveRefused(str(error)) from error
-    if move is None:
-        raise MoveRefused("That card has nowhere to go.")
-    return _apply_moves(game, variant, [move], now=timezone.now())
+
+    def tap(game: Game, variant: Variant[Any], now: datetime) -> ActionOutcome:
+        try:
+            move = variant.tap(variant.load(game.state), source, count)
+        except EngineError as error:
+            raise MoveRefused(str(error)) from error
+        if move is None:
+            raise MoveRefused("That card has nowhere to go.")
+        return _apply_moves(game, variant, [move], now=now)
+
+    return _act(game_id=game_id, player=player, revision=revision, action=tap)
 
 
-@transaction.atomic
 def game_auto_complete(*, game_id: UUID, player: User, revision: int) -> ActionOutcome:
-    game = _lock_for_action(game_id=game_id, player=player, revision=revision)
-    variant = get_variant(game.variant)
-    moves = variant.auto_complete(variant.load(game.state))
-    if not moves:
-        raise MoveRefused(
-            "Auto-complete is offered once every card is face up and the stock and waste are empty."
-        )
-    return _apply_moves(game, variant, moves, now=timezone.now())
+    def complete(game: Game, variant: Variant[Any], now: datetime) -> ActionOutcome:
+        moves = variant.auto_complete(variant.load(game.state))
+        if not moves:
+            raise MoveRefused(
+                "Auto-complete is offered once every card is face up and the stock and "
+                "waste are empty."
+            )
+        return _apply_moves(game, variant, moves, now=now)
+
+    return _act(game_id=game_id, player=player, revision=revision, action=complete)
 
 
-@transaction.atomic
 def game_move_undo(*, game_id: UUID, player: User, revision: int) -> ActionOutcome:
     """Take the last move back exactly, points included."""
-    game = _lock_for_action(game_id=game_id, player=player, revision=revision)
-    if not game.move_log:
-        raise MoveRefused("There is no move to undo.")
-    variant = get_variant(game.variant)
-    record = game.undo_log.pop()
-    game.move_log.pop()
-    state = variant.undo(variant.load(game.state), record)
-    _save_state(game, variant, state, now=timezone.now())
-    return ActionOutcome(game=game)
+
+    def undo(game: Game, variant: Variant[Any], now: datetime) -> ActionOutcome:
+        if not game.move_log:
+            raise MoveRefused("There is no move to undo.")
+        record = game.undo_log.pop()
+        game.move_log.pop()
+        state = variant.undo(variant.load(game.state), record)
+        _save_state(game, variant, state, now=now)
+        return ActionOutcome(game=game)
+
+    return _act(game_id=game_id, player=player, revision=revision, action=undo)
 
 
-@transaction.atomic
 def game_finish(*, game_id: UUID, player: User, revision: int) -> ActionOutcome:
     """Make the result final: from now on every action on this game is refused."""
-    game = _lock_for_action(game_id=game_id, player=player, revision=revision)
+
+    def finish(game: Game, variant: Variant[Any], now: datetime) -> ActionOutcome:
+        _tick(game, now=now)
+        _close(game, variant, variant.load(game.state), status=Game.Status.FINISHED, now=now)
+        game.revision += 1
+        _save_closing(game)
+        return ActionOutcome(game=game)
+
+    return _act(game_id=game_id, player=player, revision=revision, action=finish)
+
+
+def game_close_if_time_up(*, game_id: UUID) -> bool:
+    """Close a game whose clock has run out, whoever is looking (or nobody).
+    Returns whether this call closed it; running it again does nothing more."""
     now = timezone.now()
-    _tick(game, now=now)
-    game.status = Game.Status.FINISHED
-    game.finished_at = now
-    game.revision += 1
-    game.save(update_fields=["status", "finished_at", "elapsed_ms", "last_action_at", "revision"])
-    return ActionOutcome(game=game)
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(id=game_id).first()
+        if game is None or not game.is_active or not _time_is_up(game, now):
+            return False
+        _close_for_time(game, now)
+        return True
+
+
+def games_close_expired(*, player: User | None = None) -> int:
+    """Close every game (of one player, if given) whose clock has run out."""
+    expired = Game.objects.filter(status=Game.Status.ACTIVE, deadline_at__lte=timezone.now())
+    if player is not None:
+        expired = expired.filter(player=player)
+    return sum(
+        game_close_if_time_up(game_id=game_id) for game_id in expired.values_list("id", flat=True)
+    )

@@ -12,19 +12,23 @@ from uuid import UUID
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
+from django.forms import Form
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts.selectors import profile_for_user
 from games import selectors, services
 from games.catalog import PLAYABLE_VARIANTS
-from games.engine import get_variant, variant_keys
+from games.engine import EngineError, get_variant, variant_keys
 from games.errors import GameActionError, MoveRefused, StaleAction
 from games.forms import ActionForm, FinishForm, MoveForm, TapForm
 from games.models import Game
+from games.options import options_form
 
-RUN_REMOVED = "run_removed:"
+HIGHLIGHTING_VARIANTS = ("spike",)
 REFUSAL_STATUS = {MoveRefused: 422, StaleAction: 409}
 
 
@@ -52,24 +56,50 @@ def home(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def play(request: HttpRequest, variant: str) -> HttpResponse:
-    """GET shows the active game of this variant, if any; POST resumes it or deals one."""
+    """GET shows the active game of this variant (or the deal options with
+    `?options`); POST resumes the active game or deals one."""
     variant = _playable_variant_or_404(variant)
     if request.method == "POST":
         game = services.game_resume_or_start(player=request.user, variant=variant)
         return redirect("games:detail", game_id=game.id)
     active = selectors.game_active_for_player(player=request.user, variant=variant)
-    if active is not None:
+    if active is not None and "options" not in request.GET:
         return redirect("games:detail", game_id=active.id)
-    return render(
-        request, "games/play.html", {"variant": variant, "name": get_variant(variant).name}
-    )
+    return _render_play(request, variant, options_form(variant), active=active)
+
+
+def _render_play(
+    request: HttpRequest,
+    variant: str,
+    form: Form | None,
+    *,
+    active: Game | None = None,
+    error: str | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    context = {
+        "variant": variant,
+        "name": get_variant(variant).name,
+        "form": form,
+        "active": active,
+        "error": error,
+    }
+    return render(request, "games/play.html", context, status=status)
 
 
 @login_required
 @require_POST
 def new_deal(request: HttpRequest, variant: str) -> HttpResponse:
+    """Deal a new game with the options posted (the defaults when none are)."""
     variant = _playable_variant_or_404(variant)
-    game = services.game_start(player=request.user, variant=variant)
+    form = options_form(variant, request.POST)
+    if form is not None and not form.is_valid():
+        return _render_play(request, variant, form, status=400)
+    options = form.cleaned_data if form is not None else None
+    try:
+        game = services.game_start(player=request.user, variant=variant, options=options)
+    except EngineError as refusal:
+        return _render_play(request, variant, form, error=str(refusal), status=400)
     return _go_to_game(request, game)
 
 
@@ -96,6 +126,10 @@ def _go_to_game(request: HttpRequest, game: Game) -> HttpResponse:
 @require_GET
 def detail(request: HttpRequest, game_id: UUID) -> HttpResponse:
     game = _own_game_or_404(request, game_id)
+    if game.is_active and game.deadline_at is not None and game.deadline_at <= timezone.now():
+        # Without a worker nobody closed it at its deadline: whoever looks first does.
+        services.game_close_if_time_up(game_id=game.id)
+        game.refresh_from_db()
     return _render_board(request, game, selected=request.GET.get("sel"))
 
 
@@ -110,7 +144,9 @@ def _render_board(
     status: int = 200,
 ) -> HttpResponse:
     context = {
-        "board": selectors.game_board(game=game, selected=selected),
+        "board": selectors.game_board(
+            game=game, selected=selected, highlight_preference=_highlight_preference(request, game)
+        ),
         "error": error,
         "confirm_finish": confirm_finish,
         "removed_runs": [
@@ -119,6 +155,17 @@ def _render_board(
     }
     template = "games/game.html#board" if request.htmx else "games/game.html"
     return render(request, template, context, status=status)
+
+
+def _event_values(events: tuple[str, ...], prefix: str) -> list[str]:
+    return [event.removeprefix(prefix) for event in events if event.startswith(prefix)]
+
+
+def _highlight_preference(request: HttpRequest, game: Game) -> bool:
+    """Only boards that highlight playable cards read the player's setting."""
+    if game.variant not in HIGHLIGHTING_VARIANTS:
+        return False
+    return profile_for_user(user=request.user).highlight_moves
 
 
 def _run_action(
@@ -229,6 +276,7 @@ def finish(request: HttpRequest, game_id: UUID) -> HttpResponse:
 @login_required
 @require_GET
 def history(request: HttpRequest) -> HttpResponse:
+    services.games_close_expired(player=request.user)
     variant = request.GET.get("variant") or None
     if variant is not None and variant not in variant_keys():
         variant = None

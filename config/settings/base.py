@@ -8,6 +8,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
@@ -51,6 +52,7 @@ INSTALLED_APPS = [
     "template_partials",
     "accounts",
     "games",
+    "leaderboards",
 ]
 
 MIDDLEWARE = [
@@ -95,6 +97,7 @@ DATABASES = {
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
+LEADERBOARD_KEY_PREFIX = os.environ.get("LEADERBOARD_KEY_PREFIX", "arena:lb")
 
 if REDIS_URL:
     CACHES = {
@@ -167,14 +170,41 @@ REST_FRAMEWORK = {
 # Celery: without a broker the tasks run in-process (the embedded default).
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = None
-CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
+CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", not REDIS_URL)
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = "UTC"
-CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
+# The one beat schedule of the project.
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
+    "daily-deals": {
+        "task": "leaderboards.tasks.daily_deals_create_task",
+        "schedule": crontab(minute=0, hour=0),
+    },
+    "leaderboards-sync": {
+        "task": "leaderboards.tasks.leaderboards_sync_task",
+        "schedule": 60.0,
+    },
+    "period-rankings": {
+        "task": "leaderboards.tasks.period_rankings_compute_task",
+        "schedule": 300.0,
+    },
+    "games-time-up": {
+        "task": "games.tasks.games_time_up_sweep_task",
+        "schedule": 10.0,
+    },
+}
+
+# Daily deals and leaderboards: a game joins them with one line here (its deal
+# options and the name of its ranking rule in leaderboards/ranking.py).
+DAILY_DEALS: dict[str, dict[str, object]] = {
+    "klondike": {"options": {}, "ranking": "won_score_time_moves"},
+    "kingsley": {"options": {}, "ranking": "won_score_time_moves"},
+    "spiderette": {"options": {}, "ranking": "won_score_time_moves"},
+    "spike": {"options": {"mode": "classic"}, "ranking": "score_time"},
+}
 
 # Game clock: time counts up from the server clock, and each gap between two
 # requests of the player counts for at most this many seconds.

@@ -11,3 +11,7 @@ STORAGES = {
     **STORAGES,
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
+# Tests run tasks in-process so that they can assert their effects; the ranks
+# they write still go to the real Redis when REDIS_URL is set.
+CELERY_TASK_ALWAYS_EAGER = True
+LEADERBOARD_KEY_PREFIX = "arena-test:lb"

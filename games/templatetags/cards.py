@@ -61,3 +61,13 @@ def source_key(place: str, depth: int) -> str:
 @register.filter
 def times(count: int) -> range:
     return range(int(count))
+
+
+@register.filter
+def seconds_from_ms(milliseconds: int) -> int:
+    return int(milliseconds) // 1000
+
+
+@register.filter
+def make_list_of_one(item: object) -> list[object]:
+    return [item]

@@ -51,6 +51,20 @@
     }
   });
 
+  // Countdowns (next daily deals, a Time Attack clock) tick down between
+  // requests; the server decides when time is really up.
+  setInterval(function () {
+    document.querySelectorAll("[data-countdown], #countdown[data-running]").forEach(function (el) {
+      const key = el.dataset.countdown !== undefined ? "countdown" : "remaining";
+      const left = Math.max(0, Number(el.dataset[key]) - 1);
+      el.dataset[key] = String(left);
+      const hours = Math.floor(left / 3600);
+      const minutes = Math.floor((left % 3600) / 60);
+      const seconds = String(left % 60).padStart(2, "0");
+      el.textContent = (hours ? hours + ":" + String(minutes).padStart(2, "0") : minutes) + ":" + seconds;
+    });
+  }, 1000);
+
   // The clock on screen counts up between requests; the server's count is
   // the one that matters, and it stops adding after the idle cap.
   setInterval(function () {

@@ -1,0 +1,43 @@
+"""The deal options a player can choose, as forms. The engine validates the
+options again (`normalize_options`), so a form only turns text into values."""
+
+from typing import Any
+
+from django import forms
+
+
+class SpikeOptionsForm(forms.Form):
+    mode = forms.ChoiceField(
+        choices=[
+            ("classic", "Classic Peak"),
+            ("time_attack", "Avalanche Time Attack (2:00)"),
+            ("relaxed", "Relaxed Expedition (not ranked)"),
+        ],
+        initial="classic",
+        widget=forms.RadioSelect,
+    )
+
+
+class StepsOptionsForm(forms.Form):
+    draw = forms.TypedChoiceField(
+        choices=[(1, "Draw 1"), (3, "Draw 3")], coerce=int, initial=1, widget=forms.RadioSelect
+    )
+    buffers = forms.IntegerField(min_value=0, max_value=4, initial=4, label="Reserve slots")
+    recycles = forms.IntegerField(min_value=0, max_value=99, initial=3, label="Recycles allowed")
+    retrieval = forms.BooleanField(
+        required=False, initial=False, label="Allow foundation cards back to the tableau"
+    )
+
+
+OPTION_FORMS: dict[str, type[forms.Form]] = {
+    "spike": SpikeOptionsForm,
+    "steps": StepsOptionsForm,
+}
+
+
+def options_form(variant: str, data: Any = None) -> forms.Form | None:
+    """The options form of a variant (bound when `data` is given), or None when it has none."""
+    form_class = OPTION_FORMS.get(variant)
+    if form_class is None:
+        return None
+    return form_class(data) if data is not None else form_class()

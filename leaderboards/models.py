@@ -1,0 +1,77 @@
+from django.conf import settings
+from django.db import models
+
+from games.models import DailyDeal, Game
+
+
+class Result(models.Model):
+    """The ranked result of a player's first attempt at a daily deal.
+
+    Written in the transaction that closes the game, so PostgreSQL always holds
+    every result; the Redis ranks and the period tables are rebuilt from here.
+    """
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="result")
+    daily_deal = models.ForeignKey(DailyDeal, on_delete=models.CASCADE, related_name="results")
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="results"
+    )
+    variant = models.CharField(max_length=20)
+    won = models.BooleanField()
+    score = models.IntegerField(help_text="The game's final score, the one rankings use.")
+    elapsed_ms = models.PositiveBigIntegerField()
+    move_count = models.PositiveIntegerField()
+    rank_key = models.BigIntegerField(help_text="Higher is better; equal keys share a rank.")
+    finished_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["daily_deal", "player"], name="one_result_per_player_and_daily_deal"
+            )
+        ]
+        indexes = [
+            models.Index(fields=["daily_deal", "-rank_key"], name="result_deal_rank_idx"),
+            models.Index(fields=["variant", "finished_at"], name="result_variant_finished_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} on {self.daily_deal_id}: {self.score}"
+
+
+class PeriodBest(models.Model):
+    """A player's best daily result of a game over a period, ranked: the
+    materialised weekly and all-time tables that pages read."""
+
+    class Period(models.TextChoices):
+        WEEK = "week", "This week"
+        ALL_TIME = "all", "All time"
+
+    variant = models.CharField(max_length=20)
+    period = models.CharField(max_length=4, choices=Period.choices)
+    period_start = models.DateField(help_text="Monday of the week; 2000-01-01 for all time.")
+    rank = models.PositiveIntegerField()
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    result = models.ForeignKey(Result, on_delete=models.CASCADE)
+    score = models.IntegerField()
+    won = models.BooleanField()
+    elapsed_ms = models.PositiveBigIntegerField()
+    move_count = models.PositiveIntegerField()
+    rank_key = models.BigIntegerField()
+    computed_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["variant", "period", "period_start", "player"],
+                name="one_best_per_player_and_period",
+            )
+        ]
+        indexes = [
+            models.Index(
+                fields=["variant", "period", "period_start", "rank"], name="periodbest_page_idx"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.variant} {self.period} from {self.period_start}: #{self.rank}"

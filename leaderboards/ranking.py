@@ -1,0 +1,82 @@
+"""How results of a game are ordered, as one integer per result.
+
+A ranking rule is a list of sort keys, best first. Each key takes a figure of
+the result, clamps it into a fixed number of bits and puts it in its place of
+one integer, so that a higher integer is always a better result. PostgreSQL
+indexes that integer and Redis uses it as the sorted-set score (it stays below
+2**53, so a double holds it exactly). Results with equal integers are tied and
+share a rank.
+"""
+
+from dataclasses import dataclass
+from typing import Protocol
+
+MAX_KEY_BITS = 53
+
+
+class RankedFigures(Protocol):
+    won: bool
+    score: int
+    elapsed_ms: int
+    move_count: int
+
+
+@dataclass(frozen=True)
+class SortKey:
+    figure: str
+    higher_is_better: bool
+    bits: int
+    lowest: int = 0
+
+    def encode(self, value: int) -> int:
+        top = (1 << self.bits) - 1
+        offset = min(max(value - self.lowest, 0), top)
+        return offset if self.higher_is_better else top - offset
+
+
+def _figure(result: RankedFigures, name: str) -> int:
+    if name == "elapsed_seconds":
+        return result.elapsed_ms // 1000
+    return int(getattr(result, name))
+
+
+@dataclass(frozen=True)
+class RankingRule:
+    name: str
+    description: str
+    keys: tuple[SortKey, ...]
+
+    def __post_init__(self) -> None:
+        if sum(key.bits for key in self.keys) > MAX_KEY_BITS:
+            raise ValueError(f"ranking {self.name} needs more than {MAX_KEY_BITS} bits")
+
+    def rank_key(self, result: RankedFigures) -> int:
+        value = 0
+        for key in self.keys:
+            value = (value << key.bits) | key.encode(_figure(result, key.figure))
+        return value
+
+
+RANKING_RULES: dict[str, RankingRule] = {
+    rule.name: rule
+    for rule in (
+        RankingRule(
+            "won_score_time_moves",
+            "won, then score, then less time, then fewer moves",
+            (
+                SortKey("won", True, 1),
+                SortKey("score", True, 14, lowest=-(1 << 13)),
+                SortKey("elapsed_seconds", False, 22),
+                SortKey("move_count", False, 14),
+            ),
+        ),
+        RankingRule(
+            "score_time",
+            "score, then less time",
+            (
+                SortKey("score", True, 26, lowest=-(1 << 25)),
+                SortKey("elapsed_seconds", False, 22),
+            ),
+        ),
+    )
+}

@@ -1,0 +1,269 @@
+"""Reads for daily deals and leaderboards. Live ranks come from Redis when the
+site runs with it (and it answers), else straight from PostgreSQL."""
+
+import calendar
+from collections import Counter
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta
+
+from django.contrib.auth.models import User
+from django.core.paginator import Page, Paginator
+
+from games.engine import get_variant
+from games.models import DailyDeal, Game
+from leaderboards import redis_ranks
+from leaderboards.models import PeriodBest, Result
+from leaderboards.periods import period_start
+
+PAGE_SIZE = 50
+
+
+@dataclass(frozen=True)
+class LeaderboardRow:
+    rank: int
+    username: str
+    won: bool
+    score: int
+    elapsed_seconds: int
+    move_count: int
+    is_viewer: bool
+
+
+@dataclass(frozen=True)
+class LeaderboardPage:
+    rows: list[LeaderboardRow]
+    number: int
+    num_pages: int
+    total: int
+    viewer_row: LeaderboardRow | None
+    source: str
+
+    @property
+    def has_previous(self) -> bool:
+        return self.number > 1
+
+    @property
+    def has_next(self) -> bool:
+        return self.number < self.num_pages
+
+    @property
+    def viewer_on_page(self) -> bool:
+        return any(row.is_viewer for row in self.rows)
+
+
+def _row(
+    rank: int, username: str, won: bool, score: int, elapsed_ms: int, moves: int, viewer: bool
+) -> LeaderboardRow:
+    return LeaderboardRow(rank, username, won, score, elapsed_ms // 1000, moves, viewer)
+
+
+def _page_number(requested: int, total: int) -> tuple[int, int]:
+    num_pages = max(1, -(-total // PAGE_SIZE))
+    return min(max(1, requested), num_pages), num_pages
+
+
+def _from_redis(deal: DailyDeal, page: int, viewer: User | None) -> LeaderboardPage | None:
+    try:
+        total = redis_ranks.size(deal.id)
+        if total == 0:
+            return None  # flushed or not yet built: the database answers meanwhile
+        number, num_pages = _page_number(page, total)
+        entries = redis_ranks.page(deal.id, (number - 1) * PAGE_SIZE, PAGE_SIZE)
+        mine = redis_ranks.rank_of(deal.id, viewer.pk) if viewer is not None else None
+        first_rank = redis_ranks.count_better(deal.id, entries[0].rank_key) + 1 if entries else 1
+    except redis_ranks.RanksUnavailable:
+        return None
+    rows = []
+    rank, previous = first_rank, None
+    for position, entry in enumerate(entries):
+        if previous is not None and entry.rank_key != previous:
+            rank = first_rank + position
+        previous = entry.rank_key
+        rows.append(
+            _row(
+                rank,
+                entry.username,
+                entry.won,
+                entry.score,
+                entry.elapsed_ms,
+                entry.move_count,
+                viewer is not None and entry.player_id == viewer.pk,
+            )
+        )
+    viewer_row = None
+    if mine is not None:
+        viewer_rank, entry = mine
+        viewer_row = _row(
+            viewer_rank,
+            entry.username,
+            entry.won,
+            entry.score,
+            entry.elapsed_ms,
+            entry.move_count,
+            True,
+        )
+    return LeaderboardPage(rows, number, num_pages, total, viewer_row, "redis")
+
+
+def _from_database(deal: DailyDeal, page: int, viewer: User | None) -> LeaderboardPage:
+    results = Result.objects.filter(daily_deal=deal)
+    total = results.count()
+    number, num_pages = _page_number(page, total)
+    offset = (number - 1) * PAGE_SIZE
+    entries = list(
+        results.select_related("player").order_by("-rank_key", "finished_at", "id")[
+            offset : offset + PAGE_SIZE
+        ]
+    )
+    first_rank = results.filter(rank_key__gt=entries[0].rank_key).count() + 1 if entries else 1
+    rows = []
+    rank, previous = first_rank, None
+    for position, result in enumerate(entries):
+        if previous is not None and result.rank_key != previous:
+            rank = first_rank + position
+        previous = result.rank_key
+        rows.append(_result_row(result, rank, viewer))
+    viewer_row = None
+    if viewer is not None:
+        mine = results.select_related("player").filter(player=viewer).first()
+        if mine is not None:
+            better = results.filter(rank_key__gt=mine.rank_key).count()
+            viewer_row = _result_row(mine, better + 1, viewer)
+    return LeaderboardPage(rows, number, num_pages, total, viewer_row, "database")
+
+
+def _result_row(result: Result, rank: int, viewer: User | None) -> LeaderboardRow:
+    return _row(
+        rank,
+        result.player.get_username(),
+        result.won,
+        result.score,
+        result.elapsed_ms,
+        result.move_count,
+        viewer is not None and result.player_id == viewer.pk,
+    )
+
+
+def leaderboard_for_deal(
+    *, deal: DailyDeal, page: int = 1, viewer: User | None = None
+) -> LeaderboardPage:
+    """One page of a daily deal's ranks, with the viewer's own row wherever it is."""
+    if redis_ranks.enabled():
+        live = _from_redis(deal, page, viewer)
+        if live is not None:
+            return live
+    return _from_database(deal, page, viewer)
+
+
+def daily_deal_get(*, day: date, variant: str) -> DailyDeal:
+    return DailyDeal.objects.get(date=day, variant=variant)
+
+
+@dataclass(frozen=True)
+class DailyEntry:
+    deal: DailyDeal
+    name: str
+    ranked_game: Game | None
+    attempts: int
+    rank: int | None
+
+
+def daily_overview(*, deals: list[DailyDeal], player: User) -> list[DailyEntry]:
+    """Each deal with the player's ranked attempt, attempts made and rank."""
+    games = Game.objects.filter(player=player, daily_deal__in=deals).only(
+        "id", "daily_deal_id", "is_ranked", "status", "score", "final_score", "elapsed_ms"
+    )
+    ranked = {game.daily_deal_id: game for game in games if game.is_ranked}
+    attempts = Counter(game.daily_deal_id for game in games)
+    entries = []
+    for deal in deals:
+        rank = None
+        if deal.id in ranked and not ranked[deal.id].is_active:
+            own = leaderboard_for_deal(deal=deal, viewer=player).viewer_row
+            rank = own.rank if own else None
+        entries.append(
+            DailyEntry(
+                deal=deal,
+                name=get_variant(deal.variant).name,
+                ranked_game=ranked.get(deal.id),
+                attempts=attempts.get(deal.id, 0),
+                rank=rank,
+            )
+        )
+    return entries
+
+
+def days_played(*, player: User, since: date | None = None) -> set[date]:
+    games = Game.objects.filter(player=player, daily_deal__isnull=False)
+    if since is not None:
+        games = games.filter(daily_deal__date__gte=since)
+    return set(games.values_list("daily_deal__date", flat=True).distinct())
+
+
+def daily_streak(*, player: User, today: date) -> int:
+    """Days in a row with a daily deal played, up to today (or yesterday, while
+    today is still open)."""
+    played = days_played(player=player)
+    day = today if today in played else today - timedelta(days=1)
+    streak = 0
+    while day in played:
+        streak += 1
+        day -= timedelta(days=1)
+    return streak
+
+
+@dataclass(frozen=True)
+class CalendarDay:
+    day: date
+    played: bool
+    is_today: bool
+    has_deals: bool
+
+
+def daily_calendar(*, player: User, month: date, today: date) -> list[list[CalendarDay | None]]:
+    """The month as weeks (Monday first) of days, None outside the month."""
+    first = month.replace(day=1)
+    played = days_played(player=player, since=first)
+    with_deals = set(
+        DailyDeal.objects.filter(date__gte=first, date__lte=first + timedelta(days=31))
+        .values_list("date", flat=True)
+        .distinct()
+    )
+    weeks: list[list[CalendarDay | None]] = []
+    for week in calendar.Calendar(firstweekday=0).monthdatescalendar(first.year, first.month):
+        weeks.append(
+            [
+                CalendarDay(d, d in played, d == today, d in with_deals)
+                if d.month == first.month
+                else None
+                for d in week
+            ]
+        )
+    return weeks
+
+
+def seconds_to_next_deals(*, now: datetime) -> int:
+    tomorrow = datetime.combine(now.date() + timedelta(days=1), time.min, tzinfo=now.tzinfo)
+    return int((tomorrow - now).total_seconds())
+
+
+@dataclass(frozen=True)
+class PeriodTable:
+    page: Page[PeriodBest]
+    viewer_row: PeriodBest | None
+
+
+def period_leaderboard(
+    *, variant: str, period: str, today: date, page: int = 1, viewer: User | None = None
+) -> PeriodTable:
+    """A page of the materialised weekly or all-time table of a game."""
+    bests = (
+        PeriodBest.objects.filter(
+            variant=variant, period=period, period_start=period_start(period, today)
+        )
+        .select_related("player")
+        .order_by("rank", "id")
+    )
+    current = Paginator(bests, PAGE_SIZE).get_page(page)
+    mine = bests.filter(player=viewer).first() if viewer is not None else None
+    return PeriodTable(page=current, viewer_row=mine)

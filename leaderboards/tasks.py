@@ -1,0 +1,43 @@
+"""Celery tasks: thin, id-taking, idempotent and safe to retry (acks late)."""
+
+from datetime import date, timedelta
+
+from celery import shared_task
+
+from leaderboards import services
+from leaderboards.periods import today_utc
+from leaderboards.redis_ranks import RanksUnavailable
+
+
+@shared_task(acks_late=True)
+def daily_deals_create_task(day: str | None = None) -> list[int]:
+    """At 00:00 UTC: the day's deals. Running twice, or late, creates nothing extra."""
+    target = date.fromisoformat(day) if day else today_utc()
+    return [deal.id for deal in services.daily_deals_ensure(day=target)]
+
+
+@shared_task(
+    acks_late=True,
+    autoretry_for=(RanksUnavailable,),
+    retry_backoff=5,
+    retry_backoff_max=300,
+    max_retries=12,
+)
+def result_publish_task(result_id: int) -> bool:
+    return services.result_publish(result_id=result_id)
+
+
+@shared_task(acks_late=True)
+def leaderboard_rebuild_task(deal_id: int) -> int:
+    return services.leaderboard_rebuild(deal_id=deal_id)
+
+
+@shared_task(acks_late=True)
+def leaderboards_sync_task(days: int = 8) -> list[int]:
+    """Every minute: deals whose live ranks miss results are rebuilt from the database."""
+    return services.leaderboards_sync(since=today_utc() - timedelta(days=days))
+
+
+@shared_task(acks_late=True)
+def period_rankings_compute_task() -> dict[str, int]:
+    return services.period_rankings_compute_all(today=today_utc())

@@ -1,0 +1,112 @@
+"""Daily deals and leaderboard pages: thin views over selectors and services."""
+
+from datetime import date, timedelta
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_POST
+
+from games.engine import get_variant
+from games.models import DailyDeal
+from games.services import game_start_daily
+from leaderboards import selectors, services
+from leaderboards.models import PeriodBest
+from leaderboards.periods import today_utc
+
+
+def _page_number(request: HttpRequest) -> int:
+    raw = request.GET.get("page", "1")
+    return int(raw) if raw.isdigit() else 1
+
+
+def _month(request: HttpRequest, today: date) -> date:
+    raw = request.GET.get("month", "")
+    try:
+        return date.fromisoformat(f"{raw}-01") if raw else today.replace(day=1)
+    except ValueError:
+        return today.replace(day=1)
+
+
+def _daily_game_or_404(variant: str) -> str:
+    if variant not in services.daily_deal_games():
+        raise Http404("No daily deal for that game")
+    return variant
+
+
+@login_required
+@require_GET
+def daily(request: HttpRequest) -> HttpResponse:
+    """Today's deals with the player's result on each, the countdown to the next
+    deals, the player's streak and a calendar of past days."""
+    today = today_utc()
+    deals = services.daily_deals_ensure(day=today)
+    month = _month(request, today)
+    context = {
+        "today": today,
+        "entries": selectors.daily_overview(deals=deals, player=request.user),
+        "seconds_to_next": selectors.seconds_to_next_deals(now=timezone.now()),
+        "streak": selectors.daily_streak(player=request.user, today=today),
+        "month": month,
+        "weeks": selectors.daily_calendar(player=request.user, month=month, today=today),
+        "previous_month": (month - timedelta(days=1)).strftime("%Y-%m"),
+        "next_month": _next_month(month).strftime("%Y-%m") if _next_month(month) <= today else None,
+    }
+    template = "leaderboards/daily.html#calendar" if request.htmx else "leaderboards/daily.html"
+    return render(request, template, context)
+
+
+def _next_month(month: date) -> date:
+    return (month.replace(day=28) + timedelta(days=4)).replace(day=1)
+
+
+@login_required
+@require_POST
+def daily_play(request: HttpRequest, variant: str) -> HttpResponse:
+    """Play today's deal of a game: the first attempt is ranked, later ones practice."""
+    variant = _daily_game_or_404(variant)
+    today = today_utc()
+    deal = next(d for d in services.daily_deals_ensure(day=today) if d.variant == variant)
+    game = game_start_daily(player=request.user, deal=deal)
+    return redirect("games:detail", game_id=game.id)
+
+
+@require_GET
+def deal_leaderboard(request: HttpRequest, day: str, variant: str) -> HttpResponse:
+    try:
+        deal = selectors.daily_deal_get(day=date.fromisoformat(day), variant=variant)
+    except (ValueError, DailyDeal.DoesNotExist) as missing:
+        raise Http404("No such daily deal") from missing
+    viewer = request.user if request.user.is_authenticated else None
+    board = selectors.leaderboard_for_deal(deal=deal, page=_page_number(request), viewer=viewer)
+    context = {
+        "deal": deal,
+        "name": get_variant(deal.variant).name,
+        "board": board,
+        "day_games": [(key, get_variant(key).name) for key in services.daily_deal_games()],
+    }
+    template = "leaderboards/deal.html#ranks" if request.htmx else "leaderboards/deal.html"
+    return render(request, template, context)
+
+
+@require_GET
+def period_leaderboard(request: HttpRequest, variant: str) -> HttpResponse:
+    variant = _daily_game_or_404(variant)
+    period = request.GET.get("period", PeriodBest.Period.WEEK)
+    if period not in PeriodBest.Period.values:
+        period = PeriodBest.Period.WEEK
+    viewer = request.user if request.user.is_authenticated else None
+    table = selectors.period_leaderboard(
+        variant=variant, period=period, today=today_utc(), page=_page_number(request), viewer=viewer
+    )
+    context = {
+        "variant": variant,
+        "name": get_variant(variant).name,
+        "period": period,
+        "periods": PeriodBest.Period.choices,
+        "table": table,
+        "games": [(key, get_variant(key).name) for key in services.daily_deal_games()],
+    }
+    template = "leaderboards/period.html#ranks" if request.htmx else "leaderboards/period.html"
+    return render(request, template, context)
