@@ -8,6 +8,7 @@ from typing import Any
 from django.template.loader import render_to_string
 
 from games.engine import card_name, full_deck, get_variant, rank_of, suit_of
+from games.engine.spike import is_exposed
 from games.models import Game
 from games.services import game_start
 from games.templatetags.cards import RANK_LABELS, SUIT_SYMBOLS, card_face
@@ -19,9 +20,11 @@ def load_fixture(name: str) -> dict[str, Any]:
     return json.loads((FIXTURES / name).read_text())
 
 
-def start_with_deck(player, deck: list[str], variant: str = "klondike") -> Game:
+def start_with_deck(
+    player, deck: list[str], variant: str = "klondike", options: dict[str, Any] | None = None
+) -> Game:
     """A game dealt from a chosen deck (the seed stays a real secret one)."""
-    game = game_start(player=player, variant=variant)
+    game = game_start(player=player, variant=variant, options=options)
     engine = get_variant(variant)
     state = engine.deal(deck, game.options)
     game.state = engine.dump(state)
@@ -35,15 +38,26 @@ def hidden_cards(game: Game) -> set[str]:
     every card that the public view itself does not show."""
     engine = get_variant(game.variant)
     state = engine.load(game.state)
-    hidden = set(state.stock)
-    for pile in state.tableau:
-        hidden.update(pile.down)
     public = engine.public_view(state)
-    shown = {card for pile in public["tableau"] for card in pile["up"]}
-    shown.update(public.get("waste", {}).get("fan", []))
-    shown.update(f["top"] for f in public.get("foundations", []) if f["top"])
-    for suit in public.get("removed_runs", []):
-        shown.update(card for card in full_deck() if suit_of(card) == suit)
+    hidden = set(state.stock)
+    if game.variant == "spike":
+        hidden.update(
+            card
+            for position, card in enumerate(state.spikes)
+            if card is not None and not is_exposed(state.spikes, position)
+        )
+        shown = {
+            slot["card"] for spike in public["spikes"] for row in spike["rows"] for slot in row
+        } - {None}
+        shown.add(public["waste"]["top"])
+    else:
+        for pile in state.tableau:
+            hidden.update(pile.down)
+        shown = {card for pile in public["tableau"] for card in pile["up"]}
+        shown.update(public.get("waste", {}).get("fan", []))
+        shown.update(f["top"] for f in public.get("foundations", []) if f["top"])
+        for suit in public.get("removed_runs", []):
+            shown.update(card for card in full_deck() if suit_of(card) == suit)
     return hidden | (set(full_deck()) - shown)
 
 
