@@ -1,9 +1,11 @@
 """Writes on games: each action is one transaction that locks the game row,
 checks, applies the move with the engine and saves only the changed fields."""
 
+import logging
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Any
 from uuid import UUID
 
@@ -11,6 +13,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
+from django.utils.module_loading import import_string
 
 from games.engine import (
     EngineError,
@@ -50,6 +53,7 @@ ACTION_FIELDS = [
     "deadline_at",
     "finished_at",
 ]
+logger = logging.getLogger(__name__)
 TIME_UP_MESSAGE = "Time is up: the game closed with the score it had."
 
 
@@ -88,6 +92,18 @@ def _save_closing(game: Game) -> None:
     game.save(update_fields=ACTION_FIELDS)
     if not game.is_active:
         result_record(game=game)
+        transaction.on_commit(partial(game_closed_dispatch, game_id=game.id))
+
+
+def game_closed_dispatch(*, game_id: UUID) -> None:
+    """Hand a closed game to the tasks that follow a finish (settings.GAME_CLOSED_TASKS:
+    achievements, result verification, ...). A broker that is down never fails the
+    finished game: the periodic sweeps of those apps catch up."""
+    for task_path in settings.GAME_CLOSED_TASKS:
+        try:
+            import_string(task_path).delay(str(game_id))
+        except Exception:
+            logger.warning("could not enqueue %s for game %s", task_path, game_id)
 
 
 def game_start(

@@ -197,6 +197,9 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     },
 }
 
+# Tasks enqueued (with the game's id) when a game closes, in this order.
+GAME_CLOSED_TASKS: list[str] = []
+
 # Daily deals and leaderboards: a game joins them with one line here (its deal
 # options and the name of its ranking rule in leaderboards/ranking.py).
 DAILY_DEALS: dict[str, dict[str, object]] = {
