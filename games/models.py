@@ -70,6 +70,9 @@ class Game(models.Model):
         default=0, help_text="Counts every change, undo included: the move-number guard."
     )
     move_count = models.PositiveIntegerField(default=0)
+    undo_count = models.PositiveIntegerField(
+        default=0, help_text="How many moves were taken back (undo gives the points back)."
+    )
     score = models.IntegerField(default=0)
     final_score = models.IntegerField(
         null=True, blank=True, help_text="The score the result ranks by, set when the game closes."

@@ -45,6 +45,7 @@ ACTION_FIELDS = [
     "undo_log",
     "revision",
     "move_count",
+    "undo_count",
     "score",
     "final_score",
     "status",
@@ -329,6 +330,7 @@ def game_move_undo(*, game_id: UUID, player: User, revision: int) -> ActionOutco
             raise MoveRefused("There is no move to undo.")
         record = game.undo_log.pop()
         game.move_log.pop()
+        game.undo_count += 1
         state = variant.undo(variant.load(game.state), record)
         _save_state(game, variant, state, now=now)
         return ActionOutcome(game=game)

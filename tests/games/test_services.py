@@ -119,6 +119,8 @@ def test_undo_restores_the_exact_previous_state(player):
     assert undone["move_log"] == ["draw"]
     assert undone["move_count"] == 1
     assert undone["revision"] == 3
+    game.refresh_from_db()
+    assert game.undo_count == 1
 
 
 def test_undo_with_no_move_is_refused(player):
