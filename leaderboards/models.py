@@ -31,7 +31,10 @@ class Result(models.Model):
             )
         ]
         indexes = [
-            models.Index(fields=["daily_deal", "-rank_key"], name="result_deal_rank_idx"),
+            # Pages, ranks and counts of a deal: ties in player order, as in Redis.
+            models.Index(
+                fields=["daily_deal", "-rank_key", "-player"], name="result_deal_rank_idx"
+            ),
             models.Index(fields=["variant", "finished_at"], name="result_variant_finished_idx"),
         ]
 

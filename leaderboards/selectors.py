@@ -8,6 +8,7 @@ from datetime import date, datetime, time, timedelta
 
 from django.contrib.auth.models import User
 from django.core.paginator import Page, Paginator
+from django.db.models import QuerySet
 
 from games.engine import get_variant
 from games.models import DailyDeal, Game
@@ -62,47 +63,78 @@ def _page_number(requested: int, total: int) -> tuple[int, int]:
     return min(max(1, requested), num_pages), num_pages
 
 
-def _from_redis(deal: DailyDeal, page: int, viewer: User | None) -> LeaderboardPage | None:
-    try:
-        total = redis_ranks.size(deal.id)
-        if total == 0:
-            return None  # flushed or not yet built: the database answers meanwhile
-        number, num_pages = _page_number(page, total)
-        entries = redis_ranks.page(deal.id, (number - 1) * PAGE_SIZE, PAGE_SIZE)
-        mine = redis_ranks.rank_of(deal.id, viewer.pk) if viewer is not None else None
-        first_rank = redis_ranks.count_better(deal.id, entries[0].rank_key) + 1 if entries else 1
-    except redis_ranks.RanksUnavailable:
-        return None
+def _ranked_rows(
+    entries: list[redis_ranks.RankedRow], offset: int, first_rank: int, viewer: User | None
+) -> list[LeaderboardRow]:
+    """Rows in order from place `offset` on: equal keys share a rank (1, 2, 2, 4).
+    The first row's rank is counted (its tie may have begun on an earlier page);
+    each new key after it ranks at its own place."""
     rows = []
     rank, previous = first_rank, None
     for position, entry in enumerate(entries):
         if previous is not None and entry.rank_key != previous:
-            rank = first_rank + position
+            rank = offset + position + 1
         previous = entry.rank_key
-        rows.append(
-            _row(
-                rank,
-                entry.username,
-                entry.won,
-                entry.score,
-                entry.elapsed_ms,
-                entry.move_count,
-                viewer is not None and entry.player_id == viewer.pk,
-            )
-        )
-    viewer_row = None
-    if mine is not None:
-        viewer_rank, entry = mine
-        viewer_row = _row(
-            viewer_rank,
-            entry.username,
-            entry.won,
-            entry.score,
-            entry.elapsed_ms,
-            entry.move_count,
-            True,
-        )
+        rows.append(_entry_row(entry, rank, viewer is not None and entry.player_id == viewer.pk))
+    return rows
+
+
+def _entry_row(entry: redis_ranks.RankedRow, rank: int, is_viewer: bool) -> LeaderboardRow:
+    return _row(
+        rank,
+        entry.username,
+        entry.won,
+        entry.score,
+        entry.elapsed_ms,
+        entry.move_count,
+        is_viewer,
+    )
+
+
+def _from_redis(deal: DailyDeal, page: int, viewer: User | None) -> LeaderboardPage | None:
+    """The page from the live ranks, or None when they cannot answer (Redis down,
+    or the deal not built: new, or flushed) and the database must."""
+    try:
+        total = redis_ranks.size(deal.id)
+        if not total:
+            return None
+        number, num_pages = _page_number(page, total)
+        offset = (number - 1) * PAGE_SIZE
+        first_rank, entries = redis_ranks.page(deal.id, offset, PAGE_SIZE)
+        mine = redis_ranks.rank_of(deal.id, viewer.pk) if viewer is not None else None
+    except redis_ranks.RanksUnavailable:
+        return None
+    viewer_row = _entry_row(mine[1], mine[0], True) if mine is not None else None
+    rows = _ranked_rows(entries, offset, first_rank, viewer)
     return LeaderboardPage(rows, number, num_pages, total, viewer_row, "redis")
+
+
+_ROW_FIELDS = (
+    "player_id",
+    "player__username",
+    "won",
+    "score",
+    "elapsed_ms",
+    "move_count",
+    "rank_key",
+)
+
+
+def _entries(results: QuerySet[Result]) -> list[redis_ranks.RankedRow]:
+    return [redis_ranks.RankedRow(*values) for values in results.values_list(*_ROW_FIELDS)]
+
+
+def _count_better(deal: DailyDeal, rank_key: int, total: int | None = None) -> int:
+    """Results of the deal strictly better than `rank_key`, counted on the deal's
+    rank index. Given the deal's total, the smaller side is counted: a rank near
+    the bottom counts the few results at or below it, not the many above."""
+    results = Result.objects.filter(daily_deal=deal)
+    if total is None:
+        return results.filter(rank_key__gt=rank_key).count()
+    above = results.filter(rank_key__gt=rank_key)[: total // 2 + 1].count()
+    if above <= total // 2:
+        return above
+    return total - results.filter(rank_key__lte=rank_key).count()
 
 
 def _from_database(deal: DailyDeal, page: int, viewer: User | None) -> LeaderboardPage:
@@ -110,38 +142,15 @@ def _from_database(deal: DailyDeal, page: int, viewer: User | None) -> Leaderboa
     total = results.count()
     number, num_pages = _page_number(page, total)
     offset = (number - 1) * PAGE_SIZE
-    entries = list(
-        results.select_related("player").order_by("-rank_key", "finished_at", "id")[
-            offset : offset + PAGE_SIZE
-        ]
-    )
-    first_rank = results.filter(rank_key__gt=entries[0].rank_key).count() + 1 if entries else 1
-    rows = []
-    rank, previous = first_rank, None
-    for position, result in enumerate(entries):
-        if previous is not None and result.rank_key != previous:
-            rank = first_rank + position
-        previous = result.rank_key
-        rows.append(_result_row(result, rank, viewer))
+    entries = _entries(results.order_by("-rank_key", "-player_id")[offset : offset + PAGE_SIZE])
+    first_rank = _count_better(deal, entries[0].rank_key, total) + 1 if entries else 1
     viewer_row = None
     if viewer is not None:
-        mine = results.select_related("player").filter(player=viewer).first()
-        if mine is not None:
-            better = results.filter(rank_key__gt=mine.rank_key).count()
-            viewer_row = _result_row(mine, better + 1, viewer)
+        mine = _entries(results.filter(player=viewer))
+        if mine:
+            viewer_row = _entry_row(mine[0], _count_better(deal, mine[0].rank_key, total) + 1, True)
+    rows = _ranked_rows(entries, offset, first_rank, viewer)
     return LeaderboardPage(rows, number, num_pages, total, viewer_row, "database")
-
-
-def _result_row(result: Result, rank: int, viewer: User | None) -> LeaderboardRow:
-    return _row(
-        rank,
-        result.player.get_username(),
-        result.won,
-        result.score,
-        result.elapsed_ms,
-        result.move_count,
-        viewer is not None and result.player_id == viewer.pk,
-    )
 
 
 def leaderboard_for_deal(
@@ -153,6 +162,24 @@ def leaderboard_for_deal(
         if live is not None:
             return live
     return _from_database(deal, page, viewer)
+
+
+def player_rank(*, deal: DailyDeal, player: User) -> int | None:
+    """The player's rank on a deal, or None without a ranked result."""
+    if redis_ranks.enabled():
+        try:
+            if redis_ranks.size(deal.id):
+                mine = redis_ranks.rank_of(deal.id, player.pk)
+                if mine is not None:
+                    return mine[0]
+        except redis_ranks.RanksUnavailable:
+            pass
+    key = (
+        Result.objects.filter(daily_deal=deal, player=player)
+        .values_list("rank_key", flat=True)
+        .first()
+    )
+    return None if key is None else _count_better(deal, key) + 1
 
 
 def daily_deal_get(*, day: date, variant: str) -> DailyDeal:
@@ -179,8 +206,7 @@ def daily_overview(*, deals: list[DailyDeal], player: User) -> list[DailyEntry]:
     for deal in deals:
         rank = None
         if deal.id in ranked and not ranked[deal.id].is_active:
-            own = leaderboard_for_deal(deal=deal, viewer=player).viewer_row
-            rank = own.rank if own else None
+            rank = player_rank(deal=deal, player=player)
         entries.append(
             DailyEntry(
                 deal=deal,

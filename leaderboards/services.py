@@ -7,10 +7,11 @@ are derived, and every function that writes them can run again with one effect.
 
 import logging
 from collections.abc import Iterator
-from datetime import date
+from datetime import date, datetime, timedelta
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
+from django.db.models import Count, QuerySet
 from django.utils import timezone
 
 from games.engine import get_variant, new_seed, variant_keys
@@ -76,50 +77,53 @@ def _enqueue_publish(result_id: int) -> None:
     from leaderboards.tasks import result_publish_task
 
     try:
-        result_publish_task.delay(result_id)
+        # retry=False: a broker that is down must not hold up the finished game.
+        result_publish_task.apply_async((result_id,), retry=False)
     except Exception:
         logger.warning("live ranks not updated for result %s; the sync will", result_id)
 
 
-def _ranked_row(result: Result) -> redis_ranks.RankedRow:
-    return redis_ranks.RankedRow(
-        player_id=result.player_id,
-        username=result.player.get_username(),
-        won=result.won,
-        score=result.score,
-        elapsed_ms=result.elapsed_ms,
-        move_count=result.move_count,
-        rank_key=result.rank_key,
-    )
-
-
 def result_publish(*, result_id: int) -> bool:
-    """Put one result into the live ranks (no-op without Redis)."""
+    """Put one result into the live ranks. Returns False, writing nothing, without
+    Redis or while the deal's ranks are not built (never built, or flushed): the
+    sync rebuilds those whole from the database."""
     if not redis_ranks.enabled():
         return False
-    result = Result.objects.select_related("player").filter(id=result_id).first()
-    if result is None:
+    row = _ranked_rows(Result.objects.filter(id=result_id)).first()
+    if row is None:
         return False
-    redis_ranks.publish(result.daily_deal_id, _ranked_row(result))
-    return True
+    deal_id, ranked = _ranked_row(row)
+    return redis_ranks.publish(deal_id, ranked)
+
+
+RankedValues = tuple[int, int, str, bool, int, int, int, int]
+_RANKED_FIELDS = (
+    "daily_deal_id",
+    "player_id",
+    "player__username",
+    "won",
+    "score",
+    "elapsed_ms",
+    "move_count",
+    "rank_key",
+)
+
+
+def _ranked_rows(results: QuerySet[Result]) -> QuerySet[Result, RankedValues]:
+    return results.values_list(*_RANKED_FIELDS)
+
+
+def _ranked_row(values: RankedValues) -> tuple[int, redis_ranks.RankedRow]:
+    deal_id, player_id, username, won, score, elapsed_ms, move_count, rank_key = values
+    return deal_id, redis_ranks.RankedRow(
+        player_id, username, won, score, elapsed_ms, move_count, rank_key
+    )
 
 
 def _rows_for_deal(deal_id: int) -> Iterator[redis_ranks.RankedRow]:
-    results = (
-        Result.objects.filter(daily_deal_id=deal_id)
-        .select_related("player")
-        .only(
-            "player__username",
-            "player_id",
-            "won",
-            "score",
-            "elapsed_ms",
-            "move_count",
-            "rank_key",
-        )
-    )
-    for result in results.iterator(chunk_size=redis_ranks.REBUILD_BATCH):
-        yield _ranked_row(result)
+    rows = _ranked_rows(Result.objects.filter(daily_deal_id=deal_id))
+    for values in rows.iterator(chunk_size=redis_ranks.REBUILD_BATCH):
+        yield _ranked_row(values)[1]
 
 
 def leaderboard_rebuild(*, deal_id: int) -> int:
@@ -130,64 +134,117 @@ def leaderboard_rebuild(*, deal_id: int) -> int:
 
 
 def leaderboards_sync(*, since: date) -> list[int]:
-    """Rebuild the live ranks of every deal since `since` whose Redis copy does
-    not hold as many results as the database (after a flush or an outage)."""
+    """Rebuild the live ranks of every deal since `since` that Redis has not built
+    (new, or flushed) or that holds fewer or more results than the database
+    (a result published while Redis was down). Returns the deals rebuilt."""
     if not redis_ranks.enabled():
         return []
+    deal_ids = list(DailyDeal.objects.filter(date__gte=since).values_list("id", flat=True))
+    if not deal_ids:
+        return []
+    expected = dict(
+        Result.objects.filter(daily_deal_id__in=deal_ids)
+        .values_list("daily_deal_id")
+        .annotate(n=Count("id"))
+        .values_list("daily_deal_id", "n")
+        .order_by()
+    )
+    held = redis_ranks.sizes(deal_ids)
     rebuilt = []
-    for deal in DailyDeal.objects.filter(date__gte=since):
-        expected = Result.objects.filter(daily_deal=deal).count()
-        if redis_ranks.size(deal.id) != expected:
-            leaderboard_rebuild(deal_id=deal.id)
-            rebuilt.append(deal.id)
+    for deal_id in deal_ids:
+        if held[deal_id] != expected.get(deal_id, 0):
+            leaderboard_rebuild(deal_id=deal_id)
+            rebuilt.append(deal_id)
     return rebuilt
 
 
 def period_rankings_compute(*, variant: str, period: str, today: date) -> int:
-    """Materialise the best daily result of every player over the period, ranked.
-    Computing twice gives the same table."""
+    """Materialise the best daily result of every player over the period (this
+    week, Monday to Sunday UTC by deal date, or all time), ranked: equal rank
+    keys share a rank. Computing twice gives the same table."""
     start = period_start(period, today)
     results = Result.objects.filter(variant=variant)
     if period == PeriodBest.Period.WEEK:
-        results = results.filter(daily_deal__date__gte=start, daily_deal__date__lte=today)
-    best: dict[int, Result] = {}
-    for result in results.order_by("player_id", "-rank_key", "finished_at", "id").iterator():
-        best.setdefault(result.player_id, result)
-    ordered = sorted(best.values(), key=lambda r: (-r.rank_key, r.finished_at, r.id))
+        results = results.filter(
+            daily_deal__date__gte=start, daily_deal__date__lt=start + timedelta(days=7)
+        )
+    # Each player's best result: the highest key, the earliest of equal ones.
+    best: dict[int, tuple[int, datetime, int, int, bool, int, int]] = {}
+    ordered_results = results.order_by("player_id", "-rank_key", "finished_at", "id")
+    for (
+        player_id,
+        rank_key,
+        finished_at,
+        result_id,
+        won,
+        score,
+        elapsed_ms,
+        moves,
+    ) in ordered_results.values_list(
+        "player_id",
+        "rank_key",
+        "finished_at",
+        "id",
+        "won",
+        "score",
+        "elapsed_ms",
+        "move_count",
+    ).iterator(chunk_size=10_000):
+        if player_id not in best:
+            best[player_id] = (rank_key, finished_at, result_id, score, won, elapsed_ms, moves)
+    ordered = sorted(best.items(), key=lambda item: (-item[1][0], item[1][1], item[1][2]))
     now = timezone.now()
     rows = []
     rank = 0
     previous_key: int | None = None
-    for position, result in enumerate(ordered, start=1):
-        if result.rank_key != previous_key:
-            rank, previous_key = position, result.rank_key
+    for position, (player_id, figures) in enumerate(ordered, start=1):
+        rank_key, _, result_id, score, won, elapsed_ms, moves = figures
+        if rank_key != previous_key:
+            rank, previous_key = position, rank_key
         rows.append(
             PeriodBest(
                 variant=variant,
                 period=period,
                 period_start=start,
                 rank=rank,
-                player_id=result.player_id,
-                result=result,
-                score=result.score,
-                won=result.won,
-                elapsed_ms=result.elapsed_ms,
-                move_count=result.move_count,
-                rank_key=result.rank_key,
+                player_id=player_id,
+                result_id=result_id,
+                score=score,
+                won=won,
+                elapsed_ms=elapsed_ms,
+                move_count=moves,
+                rank_key=rank_key,
                 computed_at=now,
             )
         )
     with transaction.atomic():
+        _lock_period(variant=variant, period=period, start=start)
         PeriodBest.objects.filter(variant=variant, period=period, period_start=start).delete()
         PeriodBest.objects.bulk_create(rows, batch_size=5_000)
     return len(rows)
 
 
+def _lock_period(*, variant: str, period: str, start: date) -> None:
+    """Two computes of one table at once (a retried task meeting the next run)
+    take turns on PostgreSQL; SQLite writes one at a time anyway."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_advisory_xact_lock(hashtext(%s))",
+                [f"leaderboards.period:{variant}:{period}:{start.isoformat()}"],
+            )
+
+
 def period_rankings_compute_all(*, today: date) -> dict[str, int]:
+    """Every game's weekly and all-time tables. On Mondays last week's table is
+    computed once more, so that it ends with the results of its last evening."""
     counts = {}
+    days = [today, today - timedelta(days=1)] if today.weekday() == 0 else [today]
     for variant in daily_deal_games():
         for period in PeriodBest.Period.values:
-            counts[f"{variant}:{period}"] = period_rankings_compute(
-                variant=variant, period=period, today=today
-            )
+            for day in days if period == PeriodBest.Period.WEEK else [today]:
+                start = period_start(period, day)
+                counts[f"{variant}:{period}:{start.isoformat()}"] = period_rankings_compute(
+                    variant=variant, period=period, today=day
+                )
     return counts
