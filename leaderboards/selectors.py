@@ -4,7 +4,7 @@ site runs with it (and it answers), else straight from PostgreSQL."""
 import calendar
 from collections import Counter
 from dataclasses import dataclass
-from datetime import date, datetime, time, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 
 from django.contrib.auth.models import User
 from django.core.paginator import Page, Paginator
@@ -124,17 +124,42 @@ def _entries(results: QuerySet[Result]) -> list[redis_ranks.RankedRow]:
     return [redis_ranks.RankedRow(*values) for values in results.values_list(*_ROW_FIELDS)]
 
 
+# A rank is the results strictly better, plus one. Counting them on the deal's
+# rank index costs one index entry each, so the smaller side is counted: both
+# sides are first probed up to RANK_PROBE entries (a top or bottom rank ends
+# there), and only a rank in the middle counts up to half the board.
+RANK_PROBE = 10_000
+
+
 def _count_better(deal: DailyDeal, rank_key: int, total: int | None = None) -> int:
-    """Results of the deal strictly better than `rank_key`, counted on the deal's
-    rank index. Given the deal's total, the smaller side is counted: a rank near
-    the bottom counts the few results at or below it, not the many above."""
-    results = Result.objects.filter(daily_deal=deal)
+    """Results of the deal strictly better than `rank_key` (`total`: the deal's
+    results, if the caller has counted them)."""
+    results = Result.objects.filter(daily_deal=deal).values("rank_key")
+    above = results.filter(rank_key__gt=rank_key)
+    at_or_below = results.filter(rank_key__lte=rank_key)
+    probed = above[:RANK_PROBE].count()
+    if probed < RANK_PROBE:
+        return probed
+    below = at_or_below[:RANK_PROBE].count()
     if total is None:
-        return results.filter(rank_key__gt=rank_key).count()
-    above = results.filter(rank_key__gt=rank_key)[: total // 2 + 1].count()
-    if above <= total // 2:
-        return above
-    return total - results.filter(rank_key__lte=rank_key).count()
+        total = results.count()
+    if below < RANK_PROBE:
+        return max(0, total - below)
+    half = total // 2
+    counted = above[: half + 1].count()
+    return counted if counted <= half else max(0, total - at_or_below.count())
+
+
+def _page_entries(
+    results: QuerySet[Result], offset: int, limit: int, total: int
+) -> list[redis_ranks.RankedRow]:
+    """Entries offset..offset+limit-1, best first. A page in the lower half is read
+    from the bottom of the index, so that no page skips more than half the board."""
+    if offset + limit <= total // 2 or offset >= total:
+        return _entries(results.order_by("-rank_key", "-player_id")[offset : offset + limit])
+    end = total - offset
+    start = max(0, end - limit)
+    return _entries(results.order_by("rank_key", "player_id")[start:end])[::-1]
 
 
 def _from_database(deal: DailyDeal, page: int, viewer: User | None) -> LeaderboardPage:
@@ -142,7 +167,7 @@ def _from_database(deal: DailyDeal, page: int, viewer: User | None) -> Leaderboa
     total = results.count()
     number, num_pages = _page_number(page, total)
     offset = (number - 1) * PAGE_SIZE
-    entries = _entries(results.order_by("-rank_key", "-player_id")[offset : offset + PAGE_SIZE])
+    entries = _page_entries(results, offset, PAGE_SIZE, total)
     first_rank = _count_better(deal, entries[0].rank_key, total) + 1 if entries else 1
     viewer_row = None
     if viewer is not None:
@@ -167,13 +192,23 @@ def leaderboard_for_deal(
 def player_rank(*, deal: DailyDeal, player: User) -> int | None:
     """The player's rank on a deal, or None without a ranked result."""
     if redis_ranks.enabled():
-        try:
-            if redis_ranks.size(deal.id):
-                mine = redis_ranks.rank_of(deal.id, player.pk)
-                if mine is not None:
-                    return mine[0]
-        except redis_ranks.RanksUnavailable:
-            pass
+        rank = _rank_from_redis(deal, player)
+        if rank is not None:
+            return rank
+    return _rank_from_database(deal, player)
+
+
+def _rank_from_redis(deal: DailyDeal, player: User) -> int | None:
+    try:
+        if not redis_ranks.size(deal.id):
+            return None
+        mine = redis_ranks.rank_of(deal.id, player.pk)
+    except redis_ranks.RanksUnavailable:
+        return None
+    return mine[0] if mine is not None else None
+
+
+def _rank_from_database(deal: DailyDeal, player: User) -> int | None:
     key = (
         Result.objects.filter(daily_deal=deal, player=player)
         .values_list("rank_key", flat=True)
@@ -269,8 +304,10 @@ def daily_calendar(*, player: User, month: date, today: date) -> list[list[Calen
 
 
 def seconds_to_next_deals(*, now: datetime) -> int:
-    tomorrow = datetime.combine(now.date() + timedelta(days=1), time.min, tzinfo=now.tzinfo)
-    return int((tomorrow - now).total_seconds())
+    """Seconds until the next deals, at 00:00 UTC whatever zone `now` is in."""
+    utc_now = now.astimezone(UTC)
+    tomorrow = datetime.combine(utc_now.date() + timedelta(days=1), time.min, tzinfo=UTC)
+    return int((tomorrow - utc_now).total_seconds())
 
 
 @dataclass(frozen=True)

@@ -37,14 +37,18 @@ def ranking_rule_for(variant: str) -> RankingRule:
 def daily_deals_ensure(*, day: date) -> list[DailyDeal]:
     """The day's deals, created where missing. Safe to run twice, late or at the
     same moment as another process: the database allows one deal per game and day."""
+    existing = {deal.variant: deal for deal in DailyDeal.objects.filter(date=day)}
     deals = []
     for variant in daily_deal_games():
-        options = get_variant(variant).normalize_options(
-            settings.DAILY_DEALS[variant].get("options")  # type: ignore[arg-type]
-        )
-        deal, _ = DailyDeal.objects.get_or_create(
-            date=day, variant=variant, defaults={"options": options, "seed": new_seed()}
-        )
+        deal = existing.get(variant)
+        if deal is None:
+            options = get_variant(variant).normalize_options(
+                settings.DAILY_DEALS[variant].get("options")  # type: ignore[arg-type]
+            )
+            # get_or_create: a deal another process made meanwhile is the one kept.
+            deal, _ = DailyDeal.objects.get_or_create(
+                date=day, variant=variant, defaults={"options": options, "seed": new_seed()}
+            )
         deals.append(deal)
     return deals
 

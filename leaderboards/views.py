@@ -52,6 +52,7 @@ def daily(request: HttpRequest) -> HttpResponse:
         "weeks": selectors.daily_calendar(player=request.user, month=month, today=today),
         "previous_month": (month - timedelta(days=1)).strftime("%Y-%m"),
         "next_month": _next_month(month).strftime("%Y-%m") if _next_month(month) <= today else None,
+        "calendar_game": deals[0].variant if deals else None,
     }
     template = "leaderboards/daily.html#calendar" if request.htmx else "leaderboards/daily.html"
     return render(request, template, context)
@@ -74,10 +75,21 @@ def daily_play(request: HttpRequest, variant: str) -> HttpResponse:
 
 @require_GET
 def deal_leaderboard(request: HttpRequest, day: str, variant: str) -> HttpResponse:
+    today = today_utc()
     try:
-        deal = selectors.daily_deal_get(day=date.fromisoformat(day), variant=variant)
-    except (ValueError, DailyDeal.DoesNotExist) as missing:
-        raise Http404("No such daily deal") from missing
+        deal_day = date.fromisoformat(day)
+    except ValueError as malformed:
+        raise Http404("No such daily deal") from malformed
+    if deal_day > today:
+        raise Http404("That day's deals are not out yet")
+    try:
+        deal = selectors.daily_deal_get(day=deal_day, variant=variant)
+    except DailyDeal.DoesNotExist as missing:
+        # Where no task ran, the first look at today deals today's games.
+        todays = services.daily_deals_ensure(day=today) if deal_day == today else []
+        deal = next((d for d in todays if d.variant == variant), None)
+        if deal is None:
+            raise Http404("No such daily deal") from missing
     viewer = request.user if request.user.is_authenticated else None
     board = selectors.leaderboard_for_deal(deal=deal, page=_page_number(request), viewer=viewer)
     context = {

@@ -1,9 +1,10 @@
 """The daily deals: one a day per game, the same for everyone, with a secret seed."""
 
+import threading
 from datetime import date, timedelta
 
 import pytest
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 
 from games.engine import get_variant
 from games.models import DailyDeal
@@ -81,3 +82,31 @@ def test_a_game_joins_with_one_line_of_settings_and_unknown_games_wait(settings)
     }
     assert services.daily_deal_games() == ["klondike"]
     assert [d.variant for d in services.daily_deals_ensure(day=today_utc())] == ["klondike"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_requests_racing_to_create_the_day_make_one_deal_per_game():
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite serialises every write; the race is exercised on PostgreSQL")
+    start = threading.Barrier(4)
+    seen: list[list[int]] = []
+    errors: list[BaseException] = []
+
+    def ensure() -> None:
+        start.wait()
+        try:
+            seen.append([deal.id for deal in services.daily_deals_ensure(day=date(2026, 5, 1))])
+        except BaseException as error:  # pragma: no cover - reported below
+            errors.append(error)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=ensure) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    assert len(seen) == 4
+    assert all(ids == seen[0] for ids in seen)
+    assert DailyDeal.objects.count() == len(GAMES)

@@ -132,3 +132,25 @@ def test_time_is_shown_in_whole_seconds(source):
     insert_results(deal, [Figures(elapsed_ms=125_999, move_count=42, score=7, won=True)])
     row = board(deal, source).rows[0]
     assert (row.elapsed_seconds, row.move_count, row.score, row.won) == (125, 42, 7, True)
+
+
+def test_pages_in_the_lower_half_come_in_the_same_order(source):
+    deal = deal_of("klondike")
+    results = insert_results(deal, [Figures(score=i % 7, move_count=i % 3) for i in range(137)])
+    board(deal, source)
+    pages = [selectors.leaderboard_for_deal(deal=deal, page=n) for n in (1, 2, 3)]
+    shown = [row.username for page in pages for row in page.rows]
+    expected = sorted(results, key=lambda r: (-r.rank_key, -r.player_id))
+    assert shown == [r.player.username for r in expected]
+
+
+@pytest.mark.parametrize("probe", [1, 2, 5, 1_000])
+def test_ranks_count_the_smaller_side_and_agree_with_a_plain_count(monkeypatch, probe):
+    monkeypatch.setattr(selectors, "RANK_PROBE", probe)
+    deal = deal_of("klondike")
+    results = insert_results(deal, [Figures(score=(i * 7) % 23) for i in range(41)])
+    keys = sorted({r.rank_key for r in results})
+    for key in [keys[0] - 1, *keys, keys[-1] + 1]:
+        plain = sum(r.rank_key > key for r in results)
+        assert selectors._count_better(deal, key) == plain
+        assert selectors._count_better(deal, key, len(results)) == plain
