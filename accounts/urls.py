@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import include, path
 
 from accounts import views
 
@@ -7,4 +7,6 @@ app_name = "accounts"
 urlpatterns = [
     path("players/<str:username>/", views.profile, name="profile"),
     path("settings/", views.settings_page, name="settings"),
+    # The player's badges: the finish toast (namespace "accounts:achievements").
+    path("achievements/", include("achievements.urls")),
 ]

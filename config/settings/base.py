@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "leaderboards",
+    "achievements",
 ]
 
 MIDDLEWARE = [
@@ -195,10 +196,14 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "task": "games.tasks.games_time_up_sweep_task",
         "schedule": 10.0,
     },
+    "achievements-catch-up": {
+        "task": "achievements.tasks.achievements_catch_up_task",
+        "schedule": 300.0,
+    },
 }
 
 # Tasks enqueued (with the game's id) when a game closes, in this order.
-GAME_CLOSED_TASKS: list[str] = []
+GAME_CLOSED_TASKS: list[str] = ["achievements.tasks.achievements_evaluate_task"]
 
 # Daily deals and leaderboards: a game joins them with one line here (its deal
 # options and the name of its ranking rule in leaderboards/ranking.py).

@@ -1,0 +1,176 @@
+"""Every achievement, declared in this one place.
+
+An achievement is a code (stable: stored with each award), a title, a
+description, the game it belongs to (None for all games), an icon (a name in
+templates/achievements/_icon.html) and the rule that decides it from a closed
+game (achievements/rules.py). A repeatable achievement is awarded once per game
+that earns it and shows a count; any other is awarded once per player.
+
+Declaring a new one is all it takes: the next catch-up task
+(`achievements_catch_up_task`, on the beat) evaluates every past game for it.
+A game that lands later gets its per-game badges by adding it to `GAMES`.
+"""
+
+from dataclasses import dataclass
+
+from achievements import rules
+from achievements.rules import Rule
+
+
+@dataclass(frozen=True)
+class Achievement:
+    code: str
+    title: str
+    description: str
+    game: str | None
+    icon: str
+    rule: Rule
+    repeatable: bool = False
+
+
+# The games with a first-win and a no-undo badge: engine key and name.
+GAMES: dict[str, str] = {
+    "klondike": "Klondike",
+    "kingsley": "Kingsley",
+    "spiderette": "Spiderette",
+    "spike": "Spike",
+    "steps": "Steps",
+}
+
+ACHIEVEMENTS: tuple[Achievement, ...] = (
+    Achievement(
+        code="spike-summit-gold",
+        title="Gold Summit",
+        description=(
+            "End a Spike game with all five spikes cleared and more than 10 cards left "
+            "in the stock."
+        ),
+        game="spike",
+        icon="summit-gold",
+        rule=rules.summit_badge("gold"),
+        repeatable=True,
+    ),
+    Achievement(
+        code="spike-summit-silver",
+        title="Silver Summit",
+        description="End a Spike game with all five spikes cleared.",
+        game="spike",
+        icon="summit-silver",
+        rule=rules.summit_badge("silver"),
+        repeatable=True,
+    ),
+    Achievement(
+        code="spike-summit-bronze",
+        title="Bronze Summit",
+        description="End a Spike game with at least three spikes cleared.",
+        game="spike",
+        icon="summit-bronze",
+        rule=rules.summit_badge("bronze"),
+        repeatable=True,
+    ),
+    Achievement(
+        code="steps-flawless-ascension",
+        title="Flawless Ascension",
+        description="Win a game of Steps without using a single reserve slot.",
+        game="steps",
+        icon="feather",
+        rule=rules.steps_win_without_reserve(),
+    ),
+    Achievement(
+        code="steps-master-architect",
+        title="Master Architect",
+        description=(
+            "Win the ranked attempt at a Steps daily deal with the top ledger score of the deal."
+        ),
+        game="steps",
+        icon="column",
+        rule=rules.steps_top_of_deal(),
+        repeatable=True,
+    ),
+    *(
+        Achievement(
+            code=f"first-win-{key}",
+            title=f"First {name} win",
+            description=f"Win a game of {name}.",
+            game=key,
+            icon="star",
+            rule=rules.first_win(key),
+        )
+        for key, name in GAMES.items()
+    ),
+    Achievement(
+        code="wins-10",
+        title="Ten wins",
+        description="Win 10 games, all games together.",
+        game=None,
+        icon="trophy",
+        rule=rules.wins(10),
+    ),
+    Achievement(
+        code="wins-100",
+        title="A hundred wins",
+        description="Win 100 games, all games together.",
+        game=None,
+        icon="trophy-gold",
+        rule=rules.wins(100),
+    ),
+    Achievement(
+        code="daily-streak-3",
+        title="Three days running",
+        description="Play a daily deal three days in a row.",
+        game=None,
+        icon="flame",
+        rule=rules.daily_streak(3),
+    ),
+    Achievement(
+        code="daily-streak-7",
+        title="A week of dailies",
+        description="Play a daily deal seven days in a row.",
+        game=None,
+        icon="flame",
+        rule=rules.daily_streak(7),
+    ),
+    Achievement(
+        code="daily-streak-30",
+        title="A month of dailies",
+        description="Play a daily deal thirty days in a row.",
+        game=None,
+        icon="flame",
+        rule=rules.daily_streak(30),
+    ),
+    Achievement(
+        code="klondike-under-3-minutes",
+        title="Klondike in under 3 minutes",
+        description="Win a game of Klondike in less than three minutes.",
+        game="klondike",
+        icon="stopwatch",
+        rule=rules.win_under("klondike", 180),
+    ),
+    *(
+        Achievement(
+            code=f"no-undo-win-{key}",
+            title=f"{name} without undo",
+            description=f"Win a game of {name} without taking a move back.",
+            game=key,
+            icon="shield",
+            rule=rules.win_without_undo(key),
+        )
+        for key, name in GAMES.items()
+    ),
+    Achievement(
+        code="spiderette-all-four-runs",
+        title="All four runs",
+        description="Take all four runs off the table in Spiderette.",
+        game="spiderette",
+        icon="runs",
+        rule=rules.all_runs_removed(4),
+    ),
+)
+
+BY_CODE: dict[str, Achievement] = {achievement.code: achievement for achievement in ACHIEVEMENTS}
+if len(BY_CODE) != len(ACHIEVEMENTS):
+    raise RuntimeError("Two achievements share a code")
+
+
+def achievement_for(code: str) -> Achievement | None:
+    return BY_CODE.get(code)

@@ -1,0 +1,80 @@
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from games.models import Game
+
+
+class Award(models.Model):
+    """An achievement a player earned, and the game that earned it.
+
+    Awarding is idempotent by the database itself: a one-off achievement can be
+    stored once per player, a repeatable one once per player and game (two
+    partial unique constraints on `repeatable`, so no NULL takes part in either:
+    PostgreSQL treats NULLs as distinct in a unique constraint). Rows are
+    inserted with ON CONFLICT DO NOTHING, so an evaluation that runs twice, or
+    again after a crash, adds nothing. A repeatable badge's count is its number
+    of rows.
+    """
+
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="awards"
+    )
+    code = models.CharField(max_length=64, help_text="The achievement's code (declarations.py).")
+    repeatable = models.BooleanField(
+        default=False, help_text="Awarded once per game that earns it, not once per player."
+    )
+    game = models.ForeignKey(
+        Game,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="awards",
+        help_text="The game that earned it (kept empty only if that game is deleted).",
+    )
+    earned_at = models.DateTimeField(help_text="When the earning game closed.")
+    awarded_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-earned_at", "code"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["player", "code"],
+                condition=Q(repeatable=False),
+                name="one_award_per_player_and_achievement",
+            ),
+            models.UniqueConstraint(
+                fields=["player", "code", "game"],
+                condition=Q(repeatable=True),
+                name="one_award_per_player_achievement_and_game",
+            ),
+        ]
+        indexes = [models.Index(fields=["player", "code"], name="award_player_code_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.code} for user {self.player_id}"
+
+
+class Evaluation(models.Model):
+    """A closed game whose evaluation for every achievement has committed: written
+    in the same transaction as its awards. The finish toast waits for it, and
+    the catch-up task evaluates closed games that have none (a lost task)."""
+
+    game = models.OneToOneField(
+        Game, on_delete=models.CASCADE, primary_key=True, related_name="achievements_evaluation"
+    )
+    evaluated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"achievements of game {self.game_id} evaluated"
+
+
+class Backfill(models.Model):
+    """An achievement whose rule has been run over every past game. A declared
+    achievement without a row is new: the catch-up task backfills it."""
+
+    code = models.CharField(max_length=64, unique=True)
+    completed_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.code} backfilled"

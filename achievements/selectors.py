@@ -1,0 +1,162 @@
+"""Reads for achievements: the facts a closed game is judged from, a player's
+badges, and the badges a game earned (the finish toast)."""
+
+import logging
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+from uuid import UUID
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import Count, Max, Min
+
+from achievements.declarations import ACHIEVEMENTS, Achievement, achievement_for
+from achievements.models import Award, Evaluation
+from achievements.rules import GameFacts
+from games.engine import EngineError, get_variant
+from games.models import Game
+from leaderboards.models import Result
+from leaderboards.selectors import daily_streak
+
+logger = logging.getLogger(__name__)
+
+
+class GameNotClosed(Exception):
+    """Achievements are judged on closed games only."""
+
+
+def _public_view(game: Game) -> dict[str, Any]:
+    """The engine's public view of the game's final position, or nothing when the
+    engine cannot read it (a variant it does not know yet, a damaged snapshot)."""
+    try:
+        variant = get_variant(game.variant)
+        return variant.public_view(variant.load(game.state))
+    except EngineError:
+        logger.warning("achievements: the engine cannot read game %s", game.id)
+        return {}
+
+
+def _ranked_scores(game: Game) -> tuple[int | None, int | None]:
+    """The game's ranked daily score and the best ranked score of its deal."""
+    result = Result.objects.filter(game_id=game.id).values_list("score", "daily_deal_id").first()
+    if result is None:
+        return None, None
+    score, deal_id = result
+    top = Result.objects.filter(daily_deal_id=deal_id).aggregate(top=Max("score"))["top"]
+    return score, top
+
+
+def game_facts(*, game: Game) -> GameFacts:
+    """The facts of a closed game as of when it closed (the wins and the daily
+    streak count what came before it, so a backfill judges each past game as the
+    task would have then)."""
+    finished_at = game.finished_at
+    if game.is_active or finished_at is None:
+        raise GameNotClosed(f"game {game.id} is not closed")
+    wins_so_far = Game.objects.filter(
+        player_id=game.player_id, status=Game.Status.WON, finished_at__lte=finished_at
+    ).count()
+    ranked_score, deal_top_score = _ranked_scores(game)
+    return GameFacts(
+        game_id=game.id,
+        player_id=game.player_id,
+        variant=game.variant,
+        status=game.status,
+        finished_at=finished_at,
+        final_score=game.final_score if game.final_score is not None else game.score,
+        elapsed_ms=game.elapsed_ms,
+        move_count=game.move_count,
+        undo_count=game.undo_count,
+        public=_public_view(game),
+        wins_so_far=wins_so_far,
+        daily_streak=daily_streak(player=game.player, today=finished_at.astimezone(UTC).date()),
+        ranked_score=ranked_score,
+        deal_top_score=deal_top_score,
+    )
+
+
+@dataclass(frozen=True)
+class Badge:
+    """An achievement as a player holds it: how many times, first and last."""
+
+    code: str
+    title: str
+    description: str
+    game: str | None
+    icon: str
+    repeatable: bool
+    count: int
+    first_earned_at: datetime
+    last_earned_at: datetime
+
+
+def badges_for_player(*, player: AbstractBaseUser) -> list[Badge]:
+    """The player's badges in declaration order (achievements no longer declared
+    are left out)."""
+    rows = (
+        Award.objects.filter(player_id=player.pk)
+        .values("code")
+        .annotate(count=Count("id"), first=Min("earned_at"), last=Max("earned_at"))
+    )
+    held = {row["code"]: row for row in rows}
+    return [
+        Badge(
+            code=achievement.code,
+            title=achievement.title,
+            description=achievement.description,
+            game=achievement.game,
+            icon=achievement.icon,
+            repeatable=achievement.repeatable,
+            count=held[achievement.code]["count"],
+            first_earned_at=held[achievement.code]["first"],
+            last_earned_at=held[achievement.code]["last"],
+        )
+        for achievement in ACHIEVEMENTS
+        if achievement.code in held
+    ]
+
+
+@dataclass(frozen=True)
+class EarnedInGame:
+    achievement: Achievement
+    count: int
+    """How many times the player holds it now (for a repeatable badge)."""
+
+
+@dataclass(frozen=True)
+class GameToast:
+    closed: bool
+    evaluated: bool
+    earned: list[EarnedInGame]
+
+
+def game_toast(*, game_id: UUID, player: AbstractBaseUser | AnonymousUser) -> GameToast:
+    """What the finish summary of the player's own game announces: the badges
+    this game earned. Anybody else's game raises Game.DoesNotExist (a 404)."""
+    if not player.is_authenticated:
+        raise Game.DoesNotExist("Only the player sees their game's badges")
+    game = Game.objects.only("id", "status", "player_id").get(id=game_id, player_id=player.pk)
+    if game.is_active:
+        return GameToast(closed=False, evaluated=False, earned=[])
+    codes = list(Award.objects.filter(game_id=game.id).values_list("code", flat=True))
+    totals = dict(
+        Award.objects.filter(player_id=player.pk, code__in=codes)
+        .values("code")
+        .annotate(count=Count("id"))
+        .values_list("code", "count")
+    )
+    declared = [(achievement_for(code), totals.get(code, 1)) for code in codes]
+    order = {achievement.code: index for index, achievement in enumerate(ACHIEVEMENTS)}
+    earned = sorted(
+        (
+            EarnedInGame(achievement=achievement, count=count)
+            for achievement, count in declared
+            if achievement is not None
+        ),
+        key=lambda item: order[item.achievement.code],
+    )
+    return GameToast(
+        closed=True,
+        evaluated=Evaluation.objects.filter(game_id=game.id).exists(),
+        earned=earned,
+    )
