@@ -131,6 +131,11 @@ def run_length(up: tuple[str, ...]) -> int:
     return length
 
 
+def already_lost(reason: str) -> str:
+    """The refusal of a move in a lost game, from the one-sentence reason."""
+    return f"The game is already lost: {reason[0].lower()}{reason[1:]}"
+
+
 def fits_foundation(card: str, foundations: tuple[int, ...]) -> bool:
     return foundations[SUIT_INDEX[card]] == RANK_VALUE[card] - 1
 
@@ -261,8 +266,20 @@ class KlondikeFamily(Variant[S]):
     def apply(self, state: S, move: Move) -> Step[S]:
         if state.foundations == FULL_FOUNDATIONS:
             raise EngineError("The game is already won: every card is on the foundations")
-        if self.can_lose and not state.stock and self.is_lost(state):
-            raise EngineError(f"The game is already lost: {self.lost_reason}")
+        try:
+            step = self._dispatch(state, move)
+        except EngineError:
+            if self.can_lose and not state.stock and self.is_lost(state):
+                raise EngineError(already_lost(self.lost_reason)) from None
+            raise
+        # No move is legal in a lost game. Asking only here is enough: a productive move
+        # is never legal in a lost position, and a position from which a non-productive
+        # move leads to one that is not lost is not lost either.
+        if step.lost and not self._productive(step) and self.is_lost(state):
+            raise EngineError(already_lost(self.lost_reason))
+        return step
+
+    def _dispatch(self, state: S, move: Move) -> Step[S]:
         kind = move.kind
         if kind == TRANSFER:
             return self._transfer(state, move)
@@ -271,6 +288,13 @@ class KlondikeFamily(Variant[S]):
         if kind == RECYCLE:
             return self._recycle(state, move)
         raise self.unknown_move(move)
+
+    @staticmethod
+    def _productive(step: Step[S]) -> bool:
+        """Whether the step can change the outcome (see stuck.py): anything but a tableau
+        move that turns nothing up."""
+        move = step.move
+        return bool(step.revealed) or move.src not in PILE_INDEX or move.dst not in PILE_INDEX
 
     def _step(
         self, before: S, after: S, move: Move, revealed: tuple[str, ...], record: Json

@@ -1,10 +1,12 @@
-"""Builders for precise Klondike positions in tests."""
+"""Builders for precise Klondike, Kingsley and Spiderette positions in tests."""
 
 from collections.abc import Mapping, Sequence
 
 from games.engine import full_deck, get_variant
 from games.engine.cards import SUITS
+from games.engine.kingsley import Kingsley, KingsleyState
 from games.engine.klondike import Klondike, KlondikeState, Pile, recycle_score
+from games.engine.spiderette import Spiderette, SpideretteState
 
 KLONDIKE = get_variant("klondike")
 assert isinstance(KLONDIKE, Klondike)
@@ -65,3 +67,46 @@ def all_cards(state: KlondikeState) -> list[str]:
     ]
     in_piles = [card for pile in state.tableau for card in pile.down + pile.up]
     return found + in_piles + list(state.stock) + list(state.waste)
+
+
+# Kingsley and Spiderette
+
+KINGSLEY = get_variant("kingsley")
+assert isinstance(KINGSLEY, Kingsley)
+SPIDERETTE = get_variant("spiderette")
+assert isinstance(SPIDERETTE, Spiderette)
+
+
+def make_kingsley(
+    tableau: Sequence[tuple[str, str]] = (),
+    foundations: Mapping[str, int] | None = None,
+    stock: str = "",
+    waste: str = "",
+) -> KingsleyState:
+    """A Kingsley position built by hand, as make_state builds a Klondike one."""
+    klondike = make_state(tableau, foundations, stock, waste)
+    return KingsleyState(klondike.tableau, klondike.foundations, klondike.stock, klondike.waste)
+
+
+def make_spiderette(
+    tableau: Sequence[tuple[str, str]] = (), stock: str = "", removed: str = ""
+) -> SpideretteState:
+    """A Spiderette position built by hand: tableau piles as ("down cards", "up cards")
+    from pile 1, missing piles empty; stock with its last card dealt first; the suits of
+    the runs already removed, in order ("S H")."""
+    piles = [Pile(cards(down), cards(up)) for down, up in tableau]
+    piles += [Pile()] * (7 - len(piles))
+    return SpideretteState(tuple(piles), cards(stock), cards(removed))
+
+
+def run_of(suit: str, high: str = "K", low: str = "A") -> str:
+    """The cards of a descending run of one suit as text: run_of("S", "K", "2")."""
+    ranks = "A23456789TJQK"
+    return " ".join(rank + suit for rank in ranks[ranks.index(low) : ranks.index(high) + 1][::-1])
+
+
+def spiderette_cards(state: SpideretteState) -> list[str]:
+    """Every card of a Spiderette state, a removed run counting as its 13 cards."""
+    removed = [rank + suit for suit in state.removed for rank in "A23456789TJQK"]
+    in_piles = [card for pile in state.tableau for card in pile.down + pile.up]
+    return removed + in_piles + list(state.stock)

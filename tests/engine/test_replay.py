@@ -93,7 +93,7 @@ GOOD = {"variant": "klondike", "seed": "s", "moves": []}
     ("case", "message"),
     [
         ([], "must be a JSON object"),
-        ({**GOOD, "variant": "spike"}, "Unknown variant 'spike'"),
+        ({**GOOD, "variant": "no-such-game"}, "Unknown variant 'no-such-game'"),
         ({"seed": "s", "moves": []}, "no variant"),
         ({**GOOD, "deck": list(shuffled_deck("s"))}, "either a deck or a seed"),
         ({"variant": "klondike", "moves": []}, "either a deck or a seed"),
@@ -119,12 +119,101 @@ def test_options_may_be_empty_or_left_out():
     assert replay({**GOOD, "options": {}}) == replay(GOOD)
 
 
-def test_registry_knows_klondike_only_for_now():
-    assert variant_keys() == ["klondike"]
-    assert get_variant("klondike").key == "klondike"
-    for key in ["kingsley", "spiderette", "steps", "spike", ""]:
+def test_registry_knows_the_variants():
+    assert {"klondike", "kingsley", "spiderette"} <= set(variant_keys())
+    assert variant_keys() == sorted(variant_keys())
+    for key in ["klondike", "kingsley", "spiderette"]:
+        assert get_variant(key).key == key
+    for key in ["no-such-game", "Klondike", ""]:
         with pytest.raises(EngineError, match="Unknown variant"):
             get_variant(key)
+
+
+# Kingsley and Spiderette
+
+
+@pytest.mark.parametrize("variant", ["kingsley", "spiderette"])
+def test_the_winning_fixtures_win_with_all_52_cards(variant):
+    case = load_fixture(f"{variant}_win.json")
+    result = replay(case)
+    assert result["error"] is None
+    assert result["moves_applied"] == len(case["moves"])
+    assert (result["status"], result["score"]) == ("won", 52)
+    assert result["public"]["status"] == "won"
+    assert result["public"]["lost_reason"] is None
+
+
+def test_the_kingsley_fixtures_count_foundation_cards():
+    assert replay(load_fixture("kingsley_win.json"))["public"]["cards_on_foundations"] == 52
+    result = replay(load_fixture("kingsley_lost.json"))
+    assert (result["status"], result["score"], result["moves_applied"]) == ("lost", 18, 142)
+    assert result["public"]["cards_on_foundations"] == 18
+    assert result["public"]["stock"] == 0
+    assert result["public"]["lost_reason"].startswith("The stock is empty and no move")
+
+
+def test_the_spiderette_fixtures_count_removed_cards():
+    won = replay(load_fixture("spiderette_win.json"))["public"]
+    assert won["cards_removed"] == 52
+    assert sorted(won["removed_runs"]) == ["C", "D", "H", "S"]
+    assert won["tableau"] == [{"down": 0, "up": []}] * 7
+    result = replay(load_fixture("spiderette_lost.json"))
+    assert (result["status"], result["score"], result["moves_applied"]) == ("lost", 0, 20)
+    assert result["public"]["deals_left"] == 0
+    assert result["public"]["lost_reason"].startswith("The stock is empty and no move")
+
+
+@pytest.mark.parametrize("variant", ["kingsley", "spiderette"])
+def test_a_move_after_a_loss_is_illegal(variant):
+    case = load_fixture(f"{variant}_lost.json")
+    engine = get_variant(variant)
+    state = engine.deal(case["deck"])
+    for text in case["moves"]:
+        state = engine.play(state, text).state
+    # Only moves that change nothing are left (or none at all), and even those are refused.
+    assert engine.legal_moves(state) == []
+    case["moves"].append("t1-t2")
+    result = replay(case)
+    assert result["status"] == "lost"
+    assert result["error"]["index"] == len(case["moves"]) - 1
+    assert result["error"]["message"] == (
+        "The game is already lost: the stock is empty and no move can change the outcome: "
+        + engine.public_view(state)["lost_reason"].split(": ", 1)[1]
+    )
+
+
+@pytest.mark.parametrize("variant", ["kingsley", "spiderette"])
+def test_the_last_move_of_a_lost_fixture_says_so(variant):
+    case = load_fixture(f"{variant}_lost.json")
+    engine = get_variant(variant)
+    state = engine.deal(case["deck"])
+    for text in case["moves"][:-1]:
+        state = engine.play(state, text).state
+    assert engine.status(state) == "in_progress"
+    step = engine.play(state, case["moves"][-1])
+    assert step.lost
+    assert step.events[-1] == "lost"
+    assert engine.status(step.state) == "lost"
+
+
+@pytest.mark.parametrize("variant", ["kingsley", "spiderette"])
+def test_the_last_move_of_a_winning_fixture_says_so(variant):
+    case = load_fixture(f"{variant}_win.json")
+    engine = get_variant(variant)
+    state = engine.deal(case["deck"])
+    for text in case["moves"][:-1]:
+        state = engine.play(state, text).state
+    step = engine.play(state, case["moves"][-1])
+    assert step.won
+    assert step.events[-1] == "won"
+
+
+@pytest.mark.parametrize("variant", ["kingsley", "spiderette"])
+def test_replay_by_seed_and_by_deck_agree(variant):
+    moves = ["t1-t2", "draw" if variant == "kingsley" else "deal"]
+    by_seed = replay({"variant": variant, "seed": "same", "moves": moves})
+    by_deck = replay({"variant": variant, "deck": list(shuffled_deck("same")), "moves": moves})
+    assert by_seed == by_deck
 
 
 # The command line
@@ -137,6 +226,33 @@ def test_cli_replays_a_won_game(tmp_path):
     assert result == replay(load_fixture("klondike_win.json"))
     assert result["status"] == "won"
     assert completed.stderr == ""
+
+
+@pytest.mark.parametrize(
+    ("name", "status", "score"),
+    [
+        ("kingsley_win.json", "won", 52),
+        ("kingsley_lost.json", "lost", 18),
+        ("spiderette_win.json", "won", 52),
+        ("spiderette_lost.json", "lost", 0),
+    ],
+)
+def test_cli_replays_the_kingsley_and_spiderette_fixtures(name, status, score):
+    completed = run_cli(FIXTURES / name)
+    assert completed.returncode == 0, completed.stderr
+    result = json.loads(completed.stdout)
+    assert (result["status"], result["score"]) == (status, score)
+    assert result == replay(load_fixture(name))
+
+
+def test_cli_exits_1_on_a_move_after_a_loss(tmp_path):
+    case = load_fixture("spiderette_lost.json")
+    case["moves"].append("deal")
+    completed = run_cli(write_case(tmp_path, case))
+    assert completed.returncode == 1
+    result = json.loads(completed.stdout)
+    assert result["status"] == "lost"
+    assert result["error"]["move"] == "deal"
 
 
 def test_cli_replays_a_game_in_progress():
@@ -160,7 +276,7 @@ def test_cli_exits_1_on_an_illegal_move(tmp_path):
 @pytest.mark.parametrize(
     ("content", "message"),
     [
-        ({"variant": "spike", "seed": "s", "moves": []}, "Unknown variant"),
+        ({"variant": "no-such-game", "seed": "s", "moves": []}, "Unknown variant"),
         ({"variant": "klondike", "deck": ["AS"] * 52, "moves": []}, "each card once"),
         ({"variant": "klondike", "seed": "s", "deck": [], "moves": []}, "either a deck or a seed"),
         ({"variant": "klondike", "moves": []}, "either a deck or a seed"),

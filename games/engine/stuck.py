@@ -1,0 +1,81 @@
+"""Deciding that a game is stuck: the stock is empty and no move that can change the
+outcome is left, now or after any rearrangement of the tableau.
+
+A move is *productive* when it makes progress that can never be taken back: it puts a
+card on a foundation, turns a face-down card up, removes a run, takes the top waste card,
+or draws or deals from the stock. Every other move (a tableau move that turns nothing up
+and removes nothing) is *non-productive*: it only rearranges face-up cards.
+
+A position whose stock is empty is stuck when no productive move is legal in it nor in
+any position reachable from it by non-productive moves alone. The variant supplies one
+function, ``explore(position)``: None when a productive move is legal in the position,
+otherwise the positions after each of its non-productive moves. ``is_stuck`` walks them.
+
+Non-productive moves change only the face-up cards of the tableau, so a position is the
+tableau alone (the waste and foundations stay as they are). Which pile is which does not
+matter to whether a productive move exists, so positions are compared with their piles
+sorted: two tableaux that differ only in the order of their piles are one position.
+"""
+
+from collections.abc import Callable, Iterable
+from heapq import heappop, heappush
+
+from .tableau import Pile
+
+SEARCH_CAP = 20_000
+"""At most this many distinct positions are examined. When the cap is reached before the
+search is over, the position is *not* declared stuck (the game goes on)."""
+
+PilePair = tuple[tuple[str, ...], tuple[str, ...]]
+"""A pile as (face-down cards, face-up cards), both bottom first."""
+Position = tuple[PilePair, ...]
+"""A tableau as sorted pile pairs."""
+Explore = Callable[[Position], list[list[PilePair]] | None]
+
+
+def position_of(tableau: Iterable[Pile]) -> Position:
+    return tuple(sorted((pile.down, pile.up) for pile in tableau))
+
+
+def moved(position: Position, source: int, target: int, count: int) -> list[PilePair]:
+    """The piles after moving the top ``count`` face-up cards of ``source`` onto
+    ``target``, turning nothing up (unsorted)."""
+    piles = list(position)
+    down, up = piles[source]
+    target_down, target_up = piles[target]
+    piles[source] = (down, up[:-count])
+    piles[target] = (target_down, target_up + up[-count:])
+    return piles
+
+
+def is_stuck(
+    start: Position,
+    explore: Explore,
+    promise: Callable[[Position], int] | None = None,
+    cap: int = SEARCH_CAP,
+) -> bool:
+    """True when neither ``start`` nor any position reachable from it by non-productive
+    moves has a productive move; False when one has, or when deciding would take more
+    than ``cap`` positions.
+
+    ``promise`` (higher first) only orders the search, so that a productive move, when
+    there is one, is found sooner; without it the search goes depth first. The answer
+    does not depend on the order unless the cap is reached."""
+    seen = {start}
+    # Entries (-promise, -order, position): the most promising first, then the newest.
+    pending = [(0, 0, start)]
+    order = 0
+    while pending:
+        successors = explore(heappop(pending)[2])
+        if successors is None:
+            return False
+        for piles in successors:
+            position = tuple(sorted(piles))
+            if position not in seen:
+                if len(seen) >= cap:
+                    return False
+                seen.add(position)
+                order += 1
+                rank = -promise(position) if promise is not None else 0
+                heappush(pending, (rank, -order, position))
+    return True
