@@ -2,10 +2,12 @@
 without JavaScript, partials for HTMX."""
 
 import re
+import threading
 from datetime import timedelta
 
 import pytest
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
@@ -251,3 +253,33 @@ def test_no_page_shows_a_deal_seed(player_client, player):
         html = player_client.get(url).content.decode()
         for deal in deals:
             assert deal.seed not in html, url
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_simultaneous_plays_deal_one_ranked_game(player):
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite serialises every write; the race is exercised on PostgreSQL")
+    deal = deal_of("klondike")
+    start = threading.Barrier(2)
+    responses: list[tuple[int, str]] = []
+
+    def play() -> None:
+        client = Client()
+        client.force_login(player)
+        start.wait()
+        try:
+            response = client.post(reverse("leaderboards:daily_play", args=["klondike"]))
+            responses.append((response.status_code, response.get("Location", "")))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=play) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    game = Game.objects.get(player=player, daily_deal=deal)
+    location = reverse("games:detail", kwargs={"game_id": game.id})
+    assert responses == [(302, location), (302, location)]
+    assert game.is_ranked
+    assert game.is_active
