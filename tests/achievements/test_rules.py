@@ -202,6 +202,8 @@ def architect_game(top: bool) -> Scenario:
 
 def spiderette_game(runs: int) -> Scenario:
     def scenario(player, make_user) -> Game:
+        if "spiderette" not in variant_keys():
+            pytest.skip("spiderette variant not in the engine yet")
         states = fixture_states("spiderette_win.json")
         state = next(s for s in reversed(states) if len(s["removed"]) == runs)
         status = Game.Status.WON if runs == 4 else Game.Status.FINISHED
