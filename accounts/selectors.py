@@ -1,14 +1,22 @@
 """Reads on accounts. Views and templates get these dataclasses, never a query."""
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime, timedelta
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
 
+from accounts.charts import ResultPoint, ScoreChart, score_chart
 from accounts.models import Profile
+from achievements.selectors import Badge, badges_for_player
 from games.engine import get_variant, variant_keys
+from games.models import Game
 from games.selectors import GameStats, game_stats_for_player
+from leaderboards.periods import today_utc
+from leaderboards.selectors import CalendarDay, daily_calendar, daily_streak
+
+CHART_GAMES = 30
 
 
 @dataclass(frozen=True)
@@ -23,10 +31,24 @@ class StatsRow:
     best_score: int | None
     fastest_win_seconds: int | None
     total_moves: int
+    current_win_streak: int = 0
+    longest_win_streak: int = 0
+
+
+@dataclass(frozen=True)
+class DailyCalendar:
+    month: date
+    weeks: list[list[CalendarDay | None]]
+    previous_month: str
+    next_month: str | None
+    streak: int
 
 
 @dataclass(frozen=True)
 class ProfilePage:
+    """What the profile template receives. Everything but the name (and the
+    owner's own flags) stays empty unless `stats_visible`."""
+
     username: str
     member_since: datetime
     is_owner: bool
@@ -34,6 +56,9 @@ class ProfilePage:
     stats_visible: bool
     rows: list[StatsRow]
     overall: StatsRow | None
+    badges: list[Badge]
+    charts: list[ScoreChart]
+    calendar: DailyCalendar | None
 
 
 def profile_for_user(*, user: AbstractBaseUser) -> Profile:
@@ -56,7 +81,42 @@ def user_for_username(*, username: str) -> User:
     return user
 
 
-def _row(*, key: str, name: str, stats: GameStats) -> StatsRow:
+@dataclass(frozen=True)
+class WinStreaks:
+    current: int = 0
+    longest: int = 0
+
+
+def win_streaks(statuses: Iterable[str]) -> WinStreaks:
+    """Wins in a row over closed games in the order they closed: any other end
+    (lost, finished, abandoned) breaks the streak; `current` is the run at the end."""
+    current = longest = 0
+    for status in statuses:
+        current = current + 1 if status == Game.Status.WON else 0
+        longest = max(longest, current)
+    return WinStreaks(current=current, longest=longest)
+
+
+def player_win_streaks(*, player: User) -> dict[str, WinStreaks]:
+    """The win streaks of each game the player has closed, and "overall" (every
+    game in the order they closed), from one query. Active games are ignored."""
+    closed = (
+        Game.objects.filter(player=player, finished_at__isnull=False)
+        .exclude(status=Game.Status.ACTIVE)
+        .order_by("finished_at", "id")
+        .values_list("variant", "status")
+    )
+    by_variant: dict[str, list[str]] = {}
+    every: list[str] = []
+    for variant, status in closed:
+        by_variant.setdefault(variant, []).append(status)
+        every.append(status)
+    streaks = {variant: win_streaks(statuses) for variant, statuses in by_variant.items()}
+    streaks["overall"] = win_streaks(every)
+    return streaks
+
+
+def _row(*, key: str, name: str, stats: GameStats, streaks: WinStreaks) -> StatsRow:
     return StatsRow(
         key=key,
         name=name,
@@ -66,28 +126,91 @@ def _row(*, key: str, name: str, stats: GameStats) -> StatsRow:
         best_score=stats.best_score,
         fastest_win_seconds=stats.fastest_win_seconds,
         total_moves=stats.total_moves,
+        current_win_streak=streaks.current,
+        longest_win_streak=streaks.longest,
     )
 
 
 def player_stats_rows(*, player: User) -> tuple[list[StatsRow], StatsRow]:
     """One row per variant the engine knows, and the overall row."""
+    streaks = player_win_streaks(player=player)
     rows = [
         _row(
             key=key,
             name=get_variant(key).name,
             stats=game_stats_for_player(player=player, variant=key),
+            streaks=streaks.get(key, WinStreaks()),
         )
         for key in variant_keys()
     ]
-    overall = _row(key="overall", name="Overall", stats=game_stats_for_player(player=player))
+    overall = _row(
+        key="overall",
+        name="Overall",
+        stats=game_stats_for_player(player=player),
+        streaks=streaks["overall"],
+    )
     return rows, overall
 
 
-def profile_for_username(*, username: str, viewer: AbstractBaseUser | AnonymousUser) -> ProfilePage:
-    """The profile page as `viewer` may see it.
+def player_score_charts(*, player: User, games: int = CHART_GAMES) -> list[ScoreChart]:
+    """A chart per game the player has closed: the final scores of the last
+    `games` closed games of it, oldest first."""
+    charts = []
+    for key in variant_keys():
+        latest = (
+            Game.objects.filter(player=player, variant=key, finished_at__isnull=False)
+            .exclude(status=Game.Status.ACTIVE)
+            .order_by("-finished_at", "-id")
+            .values_list("finished_at", "final_score", "score", "status")[:games]
+        )
+        results = [
+            ResultPoint(
+                finished_at=finished_at,
+                score=final_score if final_score is not None else score,
+                won=status == Game.Status.WON,
+            )
+            for finished_at, final_score, score, status in reversed(list(latest))
+            if finished_at is not None
+        ]
+        chart = score_chart(key=key, name=get_variant(key).name, results=results)
+        if chart is not None:
+            charts.append(chart)
+    return charts
 
-    The owner always sees their statistics; anyone else sees them only when the
-    profile is public. Raises the user model's DoesNotExist for an unknown name.
+
+def _next_month(month: date) -> date:
+    return (month.replace(day=28) + timedelta(days=4)).replace(day=1)
+
+
+def player_daily_calendar(*, player: User, month: date | None, today: date) -> DailyCalendar:
+    """The month's calendar of daily deals played (this month by default, never
+    a month after it) and the current daily streak."""
+    first = (month or today).replace(day=1)
+    if first > today:
+        first = today.replace(day=1)
+    following = _next_month(first)
+    return DailyCalendar(
+        month=first,
+        weeks=daily_calendar(player=player, month=first, today=today),
+        previous_month=(first - timedelta(days=1)).strftime("%Y-%m"),
+        next_month=following.strftime("%Y-%m") if following <= today else None,
+        streak=daily_streak(player=player, today=today),
+    )
+
+
+def profile_for_username(
+    *,
+    username: str,
+    viewer: AbstractBaseUser | AnonymousUser,
+    month: date | None = None,
+    today: date | None = None,
+) -> ProfilePage:
+    """The profile page as `viewer` may see it: badges, statistics, the chart of
+    recent results and the daily calendar (of `month`, this one by default).
+
+    The owner always sees everything; anyone else only when the profile is
+    public, and otherwise nothing but the name (nothing else is even read).
+    Raises the user model's DoesNotExist for an unknown name.
     """
     user = user_for_username(username=username)
     profile = profile_for_user(user=user)
@@ -95,8 +218,14 @@ def profile_for_username(*, username: str, viewer: AbstractBaseUser | AnonymousU
     stats_visible = is_owner or profile.public
     rows: list[StatsRow] = []
     overall: StatsRow | None = None
+    badges: list[Badge] = []
+    charts: list[ScoreChart] = []
+    calendar: DailyCalendar | None = None
     if stats_visible:
         rows, overall = player_stats_rows(player=user)
+        badges = badges_for_player(player=user)
+        charts = player_score_charts(player=user)
+        calendar = player_daily_calendar(player=user, month=month, today=today or today_utc())
     return ProfilePage(
         username=user.get_username(),
         member_since=user.date_joined,
@@ -105,4 +234,7 @@ def profile_for_username(*, username: str, viewer: AbstractBaseUser | AnonymousU
         stats_visible=stats_visible,
         rows=rows,
         overall=overall,
+        badges=badges,
+        charts=charts,
+        calendar=calendar,
     )

@@ -1,5 +1,7 @@
 """Thin views: parse the request, call a selector or a service, render."""
 
+from datetime import date
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ObjectDoesNotExist
@@ -12,15 +14,26 @@ from accounts.selectors import profile_for_user, profile_for_username
 from accounts.services import profile_update
 
 
+def _month(request: HttpRequest) -> date | None:
+    """The calendar's month from `?month=2025-06`; anything else means this month."""
+    raw = request.GET.get("month", "")
+    try:
+        return date.fromisoformat(f"{raw}-01") if raw else None
+    except ValueError:
+        return None
+
+
 @require_http_methods(["GET", "HEAD"])
 def profile(request: HttpRequest, username: str) -> HttpResponse:
     try:
-        page = profile_for_username(username=username, viewer=request.user)
+        page = profile_for_username(username=username, viewer=request.user, month=_month(request))
     except ObjectDoesNotExist:
         raise Http404("No such player") from None
     if page.username != username:
         return redirect("accounts:profile", username=page.username, permanent=True)
-    return render(request, "accounts/profile.html", {"page": page})
+    calendar_only = bool(getattr(request, "htmx", False)) and page.calendar is not None
+    template = "accounts/profile.html#calendar" if calendar_only else "accounts/profile.html"
+    return render(request, template, {"page": page})
 
 
 @login_required

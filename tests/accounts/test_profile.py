@@ -4,6 +4,7 @@ import re
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from accounts.models import Profile
 from accounts.services import profile_update
@@ -33,7 +34,12 @@ def alice_with_games(alice):
     won = game_start(player=alice, variant="klondike")
     # There is no service to win a game without playing it: set the result directly.
     Game.objects.filter(pk=won.pk).update(
-        status=Game.Status.WON, score=512, elapsed_ms=125_900, move_count=93
+        status=Game.Status.WON,
+        score=512,
+        final_score=512,
+        elapsed_ms=125_900,
+        move_count=93,
+        finished_at=timezone.now(),
     )
     game_start(player=alice, variant="klondike")
     return alice
@@ -46,17 +52,28 @@ def test_public_profile_shows_statistics_to_everyone(client, alice_with_games):
     html = response.content.decode()
     assert "<h1>alice</h1>" in html
     assert "Member since" in html
-    # Game, played, won, win rate, best score, fastest win, total moves.
-    assert table_row(html, "klondike") == ["Klondike", "2", "1", "50%", "512", "2:05", "93"]
-    assert table_row(html, "overall") == ["Overall", "2", "1", "50%", "512", "2:05", "93"]
+    # Game, played, won, win rate, best score, fastest win, total moves, win streak
+    # (current, longest).
+    assert table_row(html, "klondike") == [
+        "Klondike",
+        "2",
+        "1",
+        "50%",
+        "512",
+        "2:05",
+        "93",
+        "1",
+        "1",
+    ]
+    assert table_row(html, "overall") == ["Overall", "2", "1", "50%", "512", "2:05", "93", "1", "1"]
     assert "This profile is private" not in html
 
 
 def test_profile_of_a_player_without_games_shows_zeroes_and_dashes(client, alice):
     html = client.get(profile_url("alice")).content.decode()
 
-    assert table_row(html, "klondike") == ["Klondike", "0", "0", "0%", DASH, DASH, "0"]
-    assert table_row(html, "overall") == ["Overall", "0", "0", "0%", DASH, DASH, "0"]
+    assert table_row(html, "klondike") == ["Klondike", "0", "0", "0%", DASH, DASH, "0", "0", "0"]
+    assert table_row(html, "overall") == ["Overall", "0", "0", "0%", DASH, DASH, "0", "0", "0"]
 
 
 def test_every_engine_variant_has_a_row(client, alice):
@@ -78,6 +95,7 @@ def test_private_profile_hides_statistics_from_others(client, alice_with_games, 
     html = without_csrf(response.content.decode())
     assert "<h1>alice</h1>" in html
     assert "This profile is private." in html
+    assert "Member since" not in html
     assert "data-variant" not in html
     assert "Statistics" not in html
     assert "2:05" not in html
@@ -101,7 +119,17 @@ def test_owner_sees_their_private_profile_with_statistics(client, alice_with_gam
 
     assert "This profile is private." not in html
     assert "only you can see these figures" in html
-    assert table_row(html, "klondike") == ["Klondike", "2", "1", "50%", "512", "2:05", "93"]
+    assert table_row(html, "klondike") == [
+        "Klondike",
+        "2",
+        "1",
+        "50%",
+        "512",
+        "2:05",
+        "93",
+        "1",
+        "1",
+    ]
 
 
 def test_unknown_username_is_404(client, alice):
