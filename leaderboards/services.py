@@ -11,7 +11,7 @@ from datetime import date, datetime, timedelta
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import Count, QuerySet
+from django.db.models import Count, Max, QuerySet
 from django.utils import timezone
 
 from games.engine import get_variant, new_seed, variant_keys
@@ -22,6 +22,8 @@ from leaderboards.periods import period_start
 from leaderboards.ranking import RANKING_RULES, RankingRule
 
 logger = logging.getLogger(__name__)
+# As often as beat recomputes the tables (CELERY_BEAT_SCHEDULE["period-rankings"]).
+PERIOD_TABLE_MAX_AGE = timedelta(minutes=5)
 
 
 def daily_deal_games() -> list[str]:
@@ -226,6 +228,30 @@ def period_rankings_compute(*, variant: str, period: str, today: date) -> int:
         PeriodBest.objects.filter(variant=variant, period=period, period_start=start).delete()
         PeriodBest.objects.bulk_create(rows, batch_size=5_000)
     return len(rows)
+
+
+def period_rankings_refresh(
+    *, variant: str, period: str, today: date, max_age: timedelta = PERIOD_TABLE_MAX_AGE
+) -> bool:
+    """Compute the table if it is older than `max_age` (or missing while the period
+    has results). For the embedded default, where no beat runs the periodic task:
+    the page computes its table on read, at most every `max_age`."""
+    start = period_start(period, today)
+    newest = PeriodBest.objects.filter(
+        variant=variant, period=period, period_start=start
+    ).aggregate(newest=Max("computed_at"))["newest"]
+    if newest is None:
+        results = Result.objects.filter(variant=variant)
+        if period == PeriodBest.Period.WEEK:
+            results = results.filter(
+                daily_deal__date__gte=start, daily_deal__date__lt=start + timedelta(days=7)
+            )
+        stale = results.exists()
+    else:
+        stale = newest < timezone.now() - max_age
+    if stale:
+        period_rankings_compute(variant=variant, period=period, today=today)
+    return stale
 
 
 def _lock_period(*, variant: str, period: str, start: date) -> None:

@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from games.models import DailyDeal, Game
 from leaderboards import services
-from leaderboards.models import Result
+from leaderboards.models import PeriodBest, Result
 from leaderboards.periods import today_utc
 from tests.leaderboards.helpers import Figures, deal_of, insert_results, play_daily_and_finish
 
@@ -214,7 +214,6 @@ class TestPeriodLeaderboard:
         old = deal_of("klondike", today_utc() - timedelta(days=30))
         insert_results(old, [Figures(won=True, score=50)], prefix="old")
         url = reverse("leaderboards:period", args=["klondike"])
-        assert "No results yet." in client.get(url).content.decode()  # not computed yet
         services.period_rankings_compute_all(today=today_utc())
         week = client.get(url + "?period=week")
         assert [r[:4] for r in rows(week.content)] == [
@@ -237,6 +236,25 @@ class TestPeriodLeaderboard:
 
     def test_unknown_game_is_404(self, client):
         assert client.get(reverse("leaderboards:period", args=["chess"])).status_code == 404
+
+    def test_with_a_worker_pages_only_read_what_beat_computed(self, client, settings):
+        settings.CELERY_TASK_ALWAYS_EAGER = False
+        insert_results(deal_of("klondike"), [Figures(score=5)])
+        url = reverse("leaderboards:period", args=["klondike"])
+        assert "No results yet." in client.get(url).content.decode()
+        assert not PeriodBest.objects.exists()
+
+    def test_without_a_worker_the_page_computes_a_missing_or_stale_table(self, client):
+        deal = deal_of("klondike")
+        insert_results(deal, [Figures(score=5)])
+        url = reverse("leaderboards:period", args=["klondike"])
+        assert [r[1] for r in rows(client.get(url).content)] == ["p0000"]
+        computed = PeriodBest.objects.get().computed_at
+        insert_results(deal, [Figures(score=9)], prefix="late")
+        assert [r[1] for r in rows(client.get(url).content)] == ["p0000"]  # fresh: read only
+        assert PeriodBest.objects.get().computed_at == computed
+        PeriodBest.objects.update(computed_at=computed - timedelta(minutes=6))
+        assert [r[1] for r in rows(client.get(url).content)] == ["late0000", "p0000"]
 
 
 def test_no_page_shows_a_deal_seed(player_client, player):
