@@ -1,9 +1,12 @@
-"""Benchmark the rules engine: random Klondike games on one core.
+"""Benchmark the rules engine: random games of every variant on one core.
 
     python scripts/bench_engine.py [--games 300] [--max-moves 200] [--seed bench]
+                                   [--variant klondike --variant kingsley ...]
 
-Prints how many moves per second apply() manages alone, and legal_moves() + apply()
-together (what a random player or a solver pays per move). Not a test.
+For each variant, prints how many moves per second apply() manages alone, and
+legal_moves() + apply() together (what a random player or a solver pays per move), and
+the slowest single move (legal_moves() + apply(), which for Kingsley and Spiderette
+includes deciding whether the game is lost). Not a test.
 """
 
 import argparse
@@ -14,7 +17,49 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from games.engine import get_variant, shuffled_deck
+from games.engine import get_variant, shuffled_deck, variant_keys
+
+
+def bench(key: str, games: int, max_moves: int, seed: str) -> None:
+    variant = get_variant(key)
+    chooser = random.Random(seed)
+
+    # Play the games once, timing legal_moves + apply together, and keep every
+    # (state, move) pair so that apply can then be timed alone on the same positions.
+    positions = []
+    slowest = 0.0
+    outcomes: dict[str, int] = {}
+    started = time.perf_counter()
+    for number in range(games):
+        state = variant.deal(shuffled_deck(f"{seed}-{number}"))
+        for _ in range(max_moves):
+            move_started = time.perf_counter()
+            moves = variant.legal_moves(state)
+            if not moves:
+                break
+            move = chooser.choice(moves)
+            positions.append((state, move))
+            state = variant.apply(state, move).state
+            slowest = max(slowest, time.perf_counter() - move_started)
+        status = variant.status(state)
+        outcomes[status] = outcomes.get(status, 0) + 1
+    together = time.perf_counter() - started
+
+    apply = variant.apply
+    started = time.perf_counter()
+    for state, move in positions:
+        apply(state, move)
+    alone = time.perf_counter() - started
+
+    moves_played = len(positions)
+    endings = ", ".join(f"{count} {status}" for status, count in sorted(outcomes.items()))
+    print(f"{key}: {games} games ({endings}), {moves_played} moves")
+    print(f"  apply alone:          {moves_played / alone:>10,.0f} moves/s")
+    print(
+        f"  legal_moves + apply:  {moves_played / together:>10,.0f} moves/s "
+        "(deal and choice included)"
+    )
+    print(f"  slowest move:         {slowest * 1000:>10,.1f} ms")
 
 
 def main() -> None:
@@ -22,35 +67,13 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--max-moves", type=int, default=200)
     parser.add_argument("--seed", default="bench")
+    parser.add_argument(
+        "--variant", action="append", choices=variant_keys(), help="default: every variant"
+    )
     arguments = parser.parse_args()
-    klondike = get_variant("klondike")
-    chooser = random.Random(arguments.seed)
-
-    # Play the games once, timing legal_moves + apply together, and keep every
-    # (state, move) pair so that apply can then be timed alone on the same positions.
-    positions = []
-    started = time.perf_counter()
-    for number in range(arguments.games):
-        state = klondike.deal(shuffled_deck(f"{arguments.seed}-{number}"))
-        for _ in range(arguments.max_moves):
-            moves = klondike.legal_moves(state)
-            if not moves:
-                break
-            move = chooser.choice(moves)
-            positions.append((state, move))
-            state = klondike.apply(state, move).state
-    together = time.perf_counter() - started
-
-    apply = klondike.apply
-    started = time.perf_counter()
-    for state, move in positions:
-        apply(state, move)
-    alone = time.perf_counter() - started
-
-    moves = len(positions)
-    print(f"games: {arguments.games}, moves: {moves}, max moves per game: {arguments.max_moves}")
-    print(f"apply alone:          {moves / alone:>10,.0f} moves/s")
-    print(f"legal_moves + apply:  {moves / together:>10,.0f} moves/s (deal and choice included)")
+    print(f"max moves per game: {arguments.max_moves}, random legal moves, one core")
+    for key in arguments.variant or variant_keys():
+        bench(key, arguments.games, arguments.max_moves, arguments.seed)
     print(f"python {sys.version.split()[0]} on {sys.platform}")
 
 

@@ -315,3 +315,11 @@ def test_positions_that_differ_only_in_the_order_of_their_piles_are_one():
     swapped = make_kingsley([*K_FILLERS[::-1], ("", "8C"), ("", "8S 7H"), ("3C", "KD")], waste="5D")
     assert position_of(swapped.tableau) == position_of(KINGSLEY_SHUTTLE.tableau)
     assert_lost(KINGSLEY, swapped, KINGSLEY_REASON)
+
+
+def test_spiderette_known_gap_too_few_cards_to_fill_the_piles_stays_in_progress():
+    # Two runs gone before the first deal leave 2 cards for 7 piles: the deal can never be
+    # made, and with cards in the stock the game is not lost either (docs/rules).
+    state = make_spiderette([("", "5H"), ("", "9C")], stock="2D 3D 4D 5D 6D 7D 8D", removed="S H")
+    assert SPIDERETTE.public_view(state)["deal_refusal"].startswith("Every pile must hold")
+    assert SPIDERETTE.status(state) == "in_progress"
