@@ -1,5 +1,6 @@
 """Celery tasks: thin, id-taking, idempotent and safe to retry (acks late)."""
 
+import logging
 from datetime import date, timedelta
 
 from celery import shared_task
@@ -7,6 +8,8 @@ from celery import shared_task
 from leaderboards import services
 from leaderboards.periods import today_utc
 from leaderboards.redis_ranks import RanksUnavailable
+
+logger = logging.getLogger(__name__)
 
 
 @shared_task(acks_late=True)
@@ -34,8 +37,13 @@ def leaderboard_rebuild_task(deal_id: int) -> int:
 
 @shared_task(acks_late=True)
 def leaderboards_sync_task(days: int = 8) -> list[int]:
-    """Every minute: deals whose live ranks miss results are rebuilt from the database."""
-    return services.leaderboards_sync(since=today_utc() - timedelta(days=days))
+    """Every minute: deals whose live ranks miss results are rebuilt from the database.
+    While Redis is down there is nothing to do: the next run after it is back catches up."""
+    try:
+        return services.leaderboards_sync(since=today_utc() - timedelta(days=days))
+    except RanksUnavailable as error:
+        logger.warning("live ranks not synced, Redis unavailable: %s", error)
+        return []
 
 
 @shared_task(acks_late=True)

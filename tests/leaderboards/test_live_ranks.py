@@ -164,6 +164,13 @@ class TestWithRedis:
         assert (page.source, page.total) == ("redis", 2)
         assert page.viewer_row is not None
 
+    def test_the_sync_waits_quietly_while_redis_is_down(self, settings, player):
+        deal = deal_of("klondike")
+        play_daily_and_finish(player, deal)
+        settings.REDIS_URL = UNREACHABLE
+        assert leaderboards_sync_task.delay().get() == []
+        assert Result.objects.filter(daily_deal=deal).count() == 1
+
     def test_pages_skip_redis_for_a_moment_after_it_failed(self, settings, player):
         deal = deal_of("klondike")
         insert_results(deal, [Figures(score=1)])
