@@ -175,7 +175,9 @@ class Spiderette(Variant[SpideretteState]):
         """Why ``deal`` is refused now, or None when it is legal (the game not over)."""
         if not state.stock:
             return NO_REDEAL
-        if not all(pile.up for pile in state.tableau):
+        if not all(pile.up for pile in state.tableau) and _cards_on_table(state) >= len(
+            state.tableau
+        ):
             return FILL_FIRST
         return None
 
@@ -538,3 +540,9 @@ def _explore(position: Position) -> list[list[PilePair]] | None:
             if empty is not None and not whole:
                 successors.append(moved(position, source, empty, count))
     return successors
+
+
+def _cards_on_table(state: SpideretteState) -> int:
+    """With fewer cards on the table than piles no pile can be left empty-free, so the
+    rule that every pile must hold a card before a deal gives way."""
+    return sum(len(pile.down) + len(pile.up) for pile in state.tableau)

@@ -4,15 +4,16 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0002_dailydeal_and_more'),
+        ("games", "0002_dailydeal_and_more"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='game',
-            name='undo_count',
-            field=models.PositiveIntegerField(default=0, help_text='How many moves were taken back (undo gives the points back).'),
+            model_name="game",
+            name="undo_count",
+            field=models.PositiveIntegerField(
+                default=0, help_text="How many moves were taken back (undo gives the points back)."
+            ),
         ),
     ]

@@ -186,7 +186,7 @@ def test_spiderette_a_stock_with_cards_is_never_lost():
 
 def test_spiderette_a_refused_deal_is_not_a_loss_while_the_stock_has_cards():
     # Pile 1 is empty, so the deal is refused; the stock still has cards: not lost.
-    state = make_spiderette([("", "")] + [("", "KS")] * 6, stock="2H 3H 4H")
+    state = make_spiderette([("", ""), ("", "KS QS")] + [("", "KS")] * 5, stock="2H 3H 4H")
     assert SPIDERETTE.public_view(state)["deal_refusal"].startswith("Every pile must hold")
     assert not SPIDERETTE.is_lost(state)
     assert SPIDERETTE.status(state) == "in_progress"
@@ -317,9 +317,20 @@ def test_positions_that_differ_only_in_the_order_of_their_piles_are_one():
     assert_lost(KINGSLEY, swapped, KINGSLEY_REASON)
 
 
-def test_spiderette_known_gap_too_few_cards_to_fill_the_piles_stays_in_progress():
-    # Two runs gone before the first deal leave 2 cards for 7 piles: the deal can never be
-    # made, and with cards in the stock the game is not lost either (docs/rules).
+def test_spiderette_deals_onto_empty_piles_when_too_few_cards_are_left_to_fill_them():
+    # Two runs gone before the first deal leave 2 cards for 7 piles: no arrangement fills
+    # every pile, so the deal is allowed and fills the empty piles too (docs/rules).
     state = make_spiderette([("", "5H"), ("", "9C")], stock="2D 3D 4D 5D 6D 7D 8D", removed="S H")
+    assert SPIDERETTE.public_view(state)["deal_refusal"] is None
+    dealt = SPIDERETTE.play(state, "deal").state
+    assert all(pile.up for pile in dealt.tableau)
+    assert SPIDERETTE.undo(dealt, SPIDERETTE.play(state, "deal").undo) == state
+
+
+def test_spiderette_with_seven_cards_left_every_pile_must_still_be_filled():
+    state = make_spiderette(
+        [("", "5H 4H"), ("", "9C"), ("", "8C"), ("", "7C"), ("", "6C"), ("", "JD")],
+        stock="2D 3D 4D 5D 6D 7D 8D",
+        removed="S H",
+    )
     assert SPIDERETTE.public_view(state)["deal_refusal"].startswith("Every pile must hold")
-    assert SPIDERETTE.status(state) == "in_progress"
