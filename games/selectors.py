@@ -189,6 +189,9 @@ def game_history_for_player(*, player: User, variant: str | None = None) -> Quer
         "started_at",
         "finished_at",
         "restart_of_id",
+        "daily_deal_id",
+        "is_ranked",
+        "final_score",
     ).order_by("-started_at")
 
 

@@ -11,7 +11,7 @@ from uuid import UUID
 
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.module_loading import import_string
 
@@ -184,14 +184,20 @@ def game_start_daily(*, player: User, deal: DailyDeal) -> Game:
     if active is not None:
         return active
     first_attempt = not Game.objects.filter(player=player, daily_deal=deal).exists()
-    return game_start(
-        player=player,
-        variant=deal.variant,
-        options=deal.options,
-        seed=deal.seed,
-        daily_deal=deal,
-        is_ranked=first_attempt,
-    )
+    try:
+        with transaction.atomic():
+            return game_start(
+                player=player,
+                variant=deal.variant,
+                options=deal.options,
+                seed=deal.seed,
+                daily_deal=deal,
+                is_ranked=first_attempt,
+            )
+    except IntegrityError:
+        # Two requests dealt it at the same moment (a double click, two tabs): the
+        # database kept one, which is the game to resume.
+        return Game.objects.get(player=player, daily_deal=deal, status=Game.Status.ACTIVE)
 
 
 def game_restart(*, game_id: UUID, player: User) -> Game:

@@ -4,7 +4,6 @@ from datetime import date, timedelta
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
-from django.db import IntegrityError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
@@ -71,12 +70,7 @@ def daily_play(request: HttpRequest, variant: str) -> HttpResponse:
     variant = _daily_game_or_404(variant)
     today = today_utc()
     deal = next(d for d in services.daily_deals_ensure(day=today) if d.variant == variant)
-    try:
-        game = game_start_daily(player=request.user, deal=deal)
-    except IntegrityError:
-        # Two clicks at once: the other request has just dealt the game (the
-        # database allows one ranked, and one active, game per deal). Resume it.
-        game = game_start_daily(player=request.user, deal=deal)
+    game = game_start_daily(player=request.user, deal=deal)
     return redirect("games:detail", game_id=game.id)
 
 

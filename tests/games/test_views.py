@@ -234,3 +234,17 @@ def test_rules_page(client):
     response = client.get(reverse("games:rules", args=["klondike"]))
     assert response.status_code == 200
     assert b"not confirmed yet" in response.content
+
+
+def test_history_says_which_daily_attempt_was_ranked_and_which_was_practice(
+    player_client, player
+):
+    from leaderboards.periods import today_utc
+    from leaderboards.services import daily_deals_ensure
+
+    deal = next(d for d in daily_deals_ensure(day=today_utc()) if d.variant == "klondike")
+    ranked = services.game_start_daily(player=player, deal=deal)
+    services.game_restart(game_id=ranked.id, player=player)
+    page = player_client.get(reverse("games:history"))
+    assert page.content.count(b"daily \xc2\xb7 ranked") == 1
+    assert page.content.count(b"daily \xc2\xb7 practice") == 1
