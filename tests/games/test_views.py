@@ -236,9 +236,7 @@ def test_rules_page(client):
     assert b"not confirmed yet" in response.content
 
 
-def test_history_says_which_daily_attempt_was_ranked_and_which_was_practice(
-    player_client, player
-):
+def test_history_says_which_daily_attempt_was_ranked_and_which_was_practice(player_client, player):
     from leaderboards.periods import today_utc
     from leaderboards.services import daily_deals_ensure
 
