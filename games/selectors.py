@@ -9,6 +9,7 @@ from uuid import UUID
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db.models import Count, Max, Min, Q, QuerySet, Sum
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from games.engine import Variant, format_move, get_variant, suit_of
@@ -218,7 +219,7 @@ def game_stats_for_player(*, player: User, variant: str | None = None) -> GameSt
     figures = games.aggregate(
         played=Count("id"),
         won=Count("id", filter=won),
-        best_score=Max("score", filter=closed),
+        best_score=Max(Coalesce("final_score", "score"), filter=closed),
         fastest_win_ms=Min("elapsed_ms", filter=won),
         total_moves=Sum("move_count"),
     )

@@ -247,3 +247,16 @@ def test_another_players_game_cannot_be_touched(player, make_user):
         services.game_move_play(game_id=game.id, player=intruder, move="draw", revision=0)
     with pytest.raises(Game.DoesNotExist):
         services.game_restart(game_id=game.id, player=intruder)
+
+
+def test_the_best_score_in_the_figures_is_the_final_score(player):
+    from games.selectors import game_stats_for_player
+
+    game = services.game_start(player=player, variant="spike", options={"mode": "classic"})
+    Game.objects.filter(id=game.id).update(elapsed_ms=50_000)
+    services.game_move_play(game_id=game.id, player=player, move="wild", revision=0)
+    services.game_finish(game_id=game.id, player=player, revision=1)
+    game.refresh_from_db()
+    assert game.final_score == game.score - 2 * (game.elapsed_ms // 1000)
+    assert game.final_score < game.score
+    assert game_stats_for_player(player=player, variant="spike").best_score == game.final_score
