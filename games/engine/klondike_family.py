@@ -1,10 +1,12 @@
 """The Klondike family: seven piles built down in alternating colours, four foundations
 built up by suit from Ace to King, and a stock drawn onto a waste.
 
-Klondike and Kingsley are this family with different hooks; Steps will be too. What
-every member shares lives here: building and its messages, sequences moving as a unit,
-Kings (or King-headed sequences) alone filling empty piles, foundations that never give a
-card back, the waste's top card, drawing, the undo records, tap-to-move and auto-complete.
+Klondike, Kingsley and Steps are this family with different hooks. What every member
+shares lives here: building and its messages, sequences moving as a unit, Kings (or
+King-headed sequences) alone filling empty piles, foundations by suit, the waste's top
+card, drawing, the undo records, tap-to-move and auto-complete. Steps adds its reserve
+slots and foundation retrieval by overriding ``_transfer``, ``_undo_transfer``,
+``legal_moves``, ``tap`` and ``_step`` (steps.py).
 
 The hooks a member sets or overrides:
 
@@ -13,7 +15,8 @@ The hooks a member sets or overrides:
   how the waste turns back into the stock;
 - ``score(state)``; a move's ``points`` are the change of score it makes;
 - ``_start(...)``, ``_rebuild(...)``: how the member's state type is built;
-- ``is_lost(state)``, ``lost_reason``: members that end a stuck game (Kingsley);
+- ``is_lost(state)``, ``lost_reason``: members that end a stuck game (Kingsley, Steps);
+- ``_held_cards(state)``: cards kept elsewhere (Steps' reserve slots), for ``load``;
 - ``emits_end_events``: whether Steps carry "won" and "lost" events.
 """
 
@@ -138,6 +141,22 @@ def already_lost(reason: str) -> str:
 
 def fits_foundation(card: str, foundations: tuple[int, ...]) -> bool:
     return foundations[SUIT_INDEX[card]] == RANK_VALUE[card] - 1
+
+
+def pile_refusal(target: Pile, target_index: int, head: str) -> str | None:
+    """Why a unit headed by ``head`` cannot go onto the pile ``target`` (at
+    ``target_index``), as the message for the player; None when it can."""
+    if target.up:
+        onto = target.up[-1]
+        problem = placement_problem(head, onto)
+        if problem is not None:
+            return f"The {card_name(head)} cannot go on the {card_name(onto)}: {problem}"
+    elif RANK_VALUE[head] != KING:
+        return (
+            f"Pile {pile_number(target_index)} is empty and takes only a King or a "
+            f"sequence headed by a King, not the {card_name(head)}"
+        )
+    return None
 
 
 def _valid_up(up: tuple[str, ...]) -> str | None:
@@ -379,18 +398,9 @@ class KlondikeFamily(Variant[S]):
         else:
             target_index = PILE_INDEX[str(dst)]
             target = tableau[target_index]
-            if target.up:
-                onto = target.up[-1]
-                problem = placement_problem(head, onto)
-                if problem is not None:
-                    raise EngineError(
-                        f"The {card_name(head)} cannot go on the {card_name(onto)}: {problem}"
-                    )
-            elif RANK_VALUE[head] != KING:
-                raise EngineError(
-                    f"Pile {pile_number(target_index)} is empty and takes only a King or a "
-                    f"sequence headed by a King, not the {card_name(head)}"
-                )
+            refusal = pile_refusal(target, target_index, head)
+            if refusal is not None:
+                raise EngineError(refusal)
             piles = list(tableau)
             piles[target_index] = Pile(target.down, target.up + cards)
             if source_index is not None:
@@ -579,6 +589,11 @@ class KlondikeFamily(Variant[S]):
             **self._dump_extra(state),
         }
 
+    def _held_cards(self, state: S) -> tuple[str, ...]:
+        """Cards the member keeps outside the tableau, stock, waste and foundations
+        (Steps: its reserve slots), for the check that a snapshot holds all 52."""
+        return ()
+
     def _dump_extra(self, state: S) -> Json:
         """The member's own snapshot keys."""
         return {}
@@ -598,6 +613,7 @@ class KlondikeFamily(Variant[S]):
         ]
         in_play = [card for pile in tableau for card in pile.down + pile.up]
         present = in_play + list(stock) + list(waste) + on_foundations
+        present += self._held_cards(state)
         if sorted(present) != sorted(full_deck()):
             raise EngineError(f"A {self.name} snapshot must hold each of the 52 cards exactly once")
         return state

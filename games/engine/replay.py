@@ -17,8 +17,9 @@ _CASE_KEYS = ("variant", "options", "deck", "seed", "moves")
 
 
 def replay(case: Mapping[str, Any]) -> Json:
-    """{"status", "score", "moves_applied", "error": None or {"index", "move", "message"},
-    "public": the public view where the replay stopped}."""
+    """{"status", "score", ["points",] "moves_applied", "error": None or {"index", "move",
+    "message"}, "public": the public view where the replay stopped}; "points" only for a
+    variant whose ``points`` hook gives a figure (Steps' action points)."""
     if not isinstance(case, Mapping):
         raise EngineError("A replay case must be a JSON object")
     unknown = [key for key in case if key not in _CASE_KEYS]
@@ -50,10 +51,13 @@ def replay(case: Mapping[str, Any]) -> Json:
             error = {"index": index, "move": text, "message": str(exc)}
             break
         applied += 1
-    return {
-        "status": variant.status(state),
-        "score": variant.score(state),
-        "moves_applied": applied,
-        "error": error,
-        "public": variant.public_view(state),
-    }
+    result: Json = {"status": variant.status(state), "score": variant.score(state)}
+    points = variant.points(state)
+    if points is not None:  # only variants with a second figure (Steps) report it
+        result["points"] = points
+    result.update(
+        moves_applied=applied,
+        error=error,
+        public=variant.public_view(state),
+    )
+    return result

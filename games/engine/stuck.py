@@ -17,8 +17,9 @@ matter to whether a productive move exists, so positions are compared with their
 sorted: two tableaux that differ only in the order of their piles are one position.
 """
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from heapq import heappop, heappush
+from typing import Any, TypeVar
 
 from .tableau import Pile
 
@@ -31,6 +32,7 @@ PilePair = tuple[tuple[str, ...], tuple[str, ...]]
 Position = tuple[PilePair, ...]
 """A tableau as sorted pile pairs."""
 Explore = Callable[[Position], list[list[PilePair]] | None]
+P = TypeVar("P", bound=Hashable)
 
 
 def position_of(tableau: Iterable[Pile]) -> Position:
@@ -61,6 +63,29 @@ def is_stuck(
     ``promise`` (higher first) only orders the search, so that a productive move, when
     there is one, is found sooner; without it the search goes depth first. The answer
     does not depend on the order unless the cap is reached."""
+    return _search(start, explore, promise, cap, canonical=False)
+
+
+def is_stuck_among(
+    start: P,
+    explore: Callable[[P], Iterable[P] | None],
+    promise: Callable[[P], int] | None = None,
+    cap: int = SEARCH_CAP,
+) -> bool:
+    """``is_stuck`` for positions that are more than a tableau (Steps: its reserve slots
+    and foundations too): ``explore`` returns the successors already in canonical form,
+    so that equal positions compare equal; the search, its cap and its answer are
+    ``is_stuck``'s."""
+    return _search(start, explore, promise, cap, canonical=True)
+
+
+def _search(
+    start: Any,
+    explore: Callable[[Any], Iterable[Any] | None],
+    promise: Callable[[Any], int] | None,
+    cap: int,
+    canonical: bool,
+) -> bool:
     seen = {start}
     # Entries (-promise, -order, position): the most promising first, then the newest.
     pending = [(0, 0, start)]
@@ -69,8 +94,8 @@ def is_stuck(
         successors = explore(heappop(pending)[2])
         if successors is None:
             return False
-        for piles in successors:
-            position = tuple(sorted(piles))
+        for successor in successors:
+            position = successor if canonical else tuple(sorted(successor))
             if position not in seen:
                 if len(seen) >= cap:
                     return False

@@ -99,6 +99,12 @@ class Variant(ABC, Generic[StateT]):
     @abstractmethod
     def score(self, state: StateT) -> int: ...
 
+    def points(self, state: StateT) -> int | None:
+        """A running figure kept beside the score, for variants whose rules have one
+        (Steps: its action points); None for the others. The replay reports it as
+        "points" when it is not None."""
+        return None
+
     def final_score(self, state: StateT, elapsed_seconds: int) -> int:
         """The score a finished game ranks by, given the time it took on the server
         clock. Most variants rank by ``score``; a variant whose rules take time off
