@@ -149,9 +149,8 @@ def _render_board(
         ),
         "error": error,
         "confirm_finish": confirm_finish,
-        "removed_runs": [
-            event.split(":", 1)[1] for event in events if event.startswith("run_removed:")
-        ],
+        "removed_runs": _event_values(events, "run_removed:"),
+        "cleared_spikes": _event_values(events, "spike_cleared:"),
     }
     template = "games/game.html#board" if request.htmx else "games/game.html"
     return render(request, template, context, status=status)

@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from accounts.services import profile_update
 from games import services, tasks
-from games.engine import get_variant
+from games.engine import get_variant, parse_move
 from games.errors import GameClosed
 from games.models import Game
 from tests.games.helpers import load_fixture, start_with_deck
@@ -169,3 +169,21 @@ def test_bonus_seconds_move_the_deadline(player):
     bonus = SPIKE.load(timed.state).time_bonus_seconds
     assert bonus > 0
     assert timed.deadline_at == timed.started_at + timedelta(seconds=120 + bonus)
+
+
+def test_clearing_a_spike_is_celebrated_on_the_board(player_client, player):
+    case = load_fixture("spike_win.json")
+    game = start_with_deck(player, case["deck"], variant="spike", options=case["options"])
+    for revision, move in enumerate(case["moves"]):
+        step = SPIKE.apply(SPIKE.load(Game.objects.get(id=game.id).state), parse_move(move))
+        cleared = [e for e in step.events if e.startswith("spike_cleared:")]
+        if cleared:
+            response = player_client.post(
+                url("move", game), {"move": move, "revision": revision}, **HX
+            )
+            number = cleared[0].split(":")[1]
+            assert f"Spike {number} cleared!".encode() in response.content
+            assert b"spike-cleared-banner" in response.content
+            return
+        services.game_move_play(game_id=game.id, player=player, move=move, revision=revision)
+    pytest.fail("the winning fixture cleared no spike")
