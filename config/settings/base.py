@@ -211,6 +211,7 @@ DAILY_DEALS: dict[str, dict[str, object]] = {
     "klondike": {"options": {}, "ranking": "won_score_time_moves"},
     "kingsley": {"options": {}, "ranking": "won_score_time_moves"},
     "spiderette": {"options": {}, "ranking": "won_score_time_moves"},
+    "steps": {"options": {}, "ranking": "score_time"},
     "spike": {"options": {"mode": "classic"}, "ranking": "score_time"},
 }
 

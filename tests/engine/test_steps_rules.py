@@ -404,17 +404,13 @@ def test_tap_on_a_slot_card():
 # Auto-complete and winning
 
 
-def finishing_position(reserves=""):
-    return make_steps(
-        [("", "KS QH"), ("", "KH QS"), ("", "KD QC"), ("", "KC QD")] if not reserves else [],
-        {"S": 11, "H": 11, "D": 11, "C": 11},
-        reserves=reserves,
-    )
-
-
 def test_auto_complete_finishes_a_game_with_everything_face_up():
-    state = finishing_position()
+    state = make_steps(
+        [("", "KS QH"), ("", "KH QS"), ("", "KD QC"), ("", "KC QD")],
+        {"S": 11, "H": 11, "D": 11, "C": 11},
+    )
     moves = STEPS.auto_complete(state)
+    assert len(moves) == 8
     assert STEPS.public_view(state)["auto_complete"]
     for move in moves[:-1]:
         state = STEPS.apply(state, move).state
