@@ -102,6 +102,12 @@ def _selected_card(public: dict[str, Any], source: str, count: int) -> str | Non
     if source == "w" and count == 1:
         fan = public.get("waste", {}).get("fan", [])
         return fan[-1] if fan else None
+    if source.startswith("r") and source[1:].isdigit() and count == 1:
+        slots = {slot["slot"]: slot["card"] for slot in public.get("reserves", [])}
+        return slots.get(source)
+    if source.startswith("f") and len(source) == 2 and count == 1:
+        tops = {f["suit"]: f["top"] for f in public.get("foundations", [])}
+        return tops.get(source[1])
     if source.startswith("t") and source[1:].isdigit():
         piles = public.get("tableau", [])
         index = int(source[1:]) - 1

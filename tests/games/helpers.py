@@ -56,6 +56,7 @@ def hidden_cards(game: Game) -> set[str]:
         shown = {card for pile in public["tableau"] for card in pile["up"]}
         shown.update(public.get("waste", {}).get("fan", []))
         shown.update(f["top"] for f in public.get("foundations", []) if f["top"])
+        shown.update(slot["card"] for slot in public.get("reserves", []) if slot["card"])
         for suit in public.get("removed_runs", []):
             shown.update(card for card in full_deck() if suit_of(card) == suit)
     return hidden | (set(full_deck()) - shown)

@@ -14,7 +14,7 @@ from leaderboards.tasks import daily_deals_create_task
 
 pytestmark = pytest.mark.django_db
 
-GAMES = ["kingsley", "klondike", "spiderette", "spike"]
+GAMES = ["kingsley", "klondike", "spiderette", "spike", "steps"]
 
 
 def test_the_task_creates_one_deal_per_configured_game_for_today():
@@ -78,7 +78,7 @@ def test_deals_carry_each_games_configured_options():
 def test_a_game_joins_with_one_line_of_settings_and_unknown_games_wait(settings):
     settings.DAILY_DEALS = {
         "klondike": {"options": {}, "ranking": "won_score_time_moves"},
-        "steps": {"options": {}, "ranking": "score_time"},  # not in the engine yet
+        "patience": {"options": {}, "ranking": "score_time"},  # not in the engine
     }
     assert services.daily_deal_games() == ["klondike"]
     assert [d.variant for d in services.daily_deals_ensure(day=today_utc())] == ["klondike"]

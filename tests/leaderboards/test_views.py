@@ -20,7 +20,7 @@ from tests.leaderboards.helpers import Figures, deal_of, insert_results, play_da
 pytestmark = pytest.mark.django_db
 
 HX = {"HTTP_HX_REQUEST": "true"}
-NAMES = ["Kingsley", "Klondike", "Spiderette", "Spike"]
+NAMES = ["Kingsley", "Klondike", "Spiderette", "Spike", "Steps"]
 
 
 def deal_url(deal, **query) -> str:
@@ -56,7 +56,7 @@ class TestDailyPage:
         html = page.content.decode()
         assert page.status_code == 200
         assert "<html" in html
-        variants = ["kingsley", "klondike", "spiderette", "spike"]
+        variants = ["kingsley", "klondike", "spiderette", "spike", "steps"]
         for variant, name in zip(variants, NAMES, strict=True):
             assert f'data-daily="{variant}"' in html
             assert name in html
