@@ -105,7 +105,11 @@ class Game(models.Model):
                 name="one_ranked_game_per_player_and_daily_deal",
             ),
         ]
-        indexes = [models.Index(fields=["player", "-started_at"], name="game_player_started_idx")]
+        indexes = [
+            models.Index(fields=["player", "-started_at"], name="game_player_started_idx"),
+            # The review of results: its sweep and its list read closed games by finish time.
+            models.Index(fields=["finished_at"], name="game_finished_idx"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.variant} game {self.id} ({self.status})"

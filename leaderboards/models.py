@@ -1,7 +1,17 @@
+from typing import Self
+
 from django.conf import settings
 from django.db import models
+from django.db.models import Q
 
 from games.models import DailyDeal, Game
+
+
+class ResultQuerySet(models.QuerySet["Result"]):
+    def listed(self) -> Self:
+        """The results on the leaderboards: every read, rebuild, count and table
+        of the leaderboards goes through here."""
+        return self.filter(listed=True)
 
 
 class Result(models.Model):
@@ -23,6 +33,13 @@ class Result(models.Model):
     move_count = models.PositiveIntegerField()
     rank_key = models.BigIntegerField(help_text="Higher is better; equal keys share a rank.")
     finished_at = models.DateTimeField()
+    listed = models.BooleanField(
+        default=True,
+        help_text="On the leaderboards. The review of results takes a result off while a "
+        "flag is open or once the game is voided (reviews.services).",
+    )
+
+    objects = ResultQuerySet.as_manager()
 
     class Meta:
         constraints = [
@@ -32,8 +49,11 @@ class Result(models.Model):
         ]
         indexes = [
             # Pages, ranks and counts of a deal: ties in player order, as in Redis.
+            # Only listed results are ever ranked, so only they are indexed.
             models.Index(
-                fields=["daily_deal", "-rank_key", "-player"], name="result_deal_rank_idx"
+                fields=["daily_deal", "-rank_key", "-player"],
+                name="result_deal_rank_idx",
+                condition=Q(listed=True),
             ),
             models.Index(fields=["variant", "finished_at"], name="result_variant_finished_idx"),
         ]

@@ -154,6 +154,18 @@ def publish(deal_id: int, row: RankedRow) -> bool:
 
 
 @_guard
+def remove(deal_id: int, player_id: int) -> bool:
+    """Take a player's result off a deal at once (the review of results took it
+    off the leaderboards); True if it was there."""
+    ranks, details, _ = _keys(deal_id)
+    pipe = client().pipeline(transaction=True)
+    pipe.zrem(ranks, _member(player_id))
+    pipe.hdel(details, _member(player_id))
+    removed, _ = pipe.execute()
+    return bool(removed)
+
+
+@_guard
 def rebuild(deal_id: int, rows: Iterable[RankedRow]) -> int:
     """Write the deal's ranks into fresh keys, then swap them in at once and
     mark the deal built. Two rebuilds at once each use their own keys."""

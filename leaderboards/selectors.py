@@ -134,7 +134,7 @@ RANK_PROBE = 10_000
 def _count_better(deal: DailyDeal, rank_key: int, total: int | None = None) -> int:
     """Results of the deal strictly better than `rank_key` (`total`: the deal's
     results, if the caller has counted them)."""
-    results = Result.objects.filter(daily_deal=deal).values("rank_key")
+    results = Result.objects.listed().filter(daily_deal=deal).values("rank_key")
     above = results.filter(rank_key__gt=rank_key)
     at_or_below = results.filter(rank_key__lte=rank_key)
     probed = above[:RANK_PROBE].count()
@@ -163,7 +163,7 @@ def _page_entries(
 
 
 def _from_database(deal: DailyDeal, page: int, viewer: User | None) -> LeaderboardPage:
-    results = Result.objects.filter(daily_deal=deal)
+    results = Result.objects.listed().filter(daily_deal=deal)
     total = results.count()
     number, num_pages = _page_number(page, total)
     offset = (number - 1) * PAGE_SIZE
@@ -210,7 +210,8 @@ def _rank_from_redis(deal: DailyDeal, player: User) -> int | None:
 
 def _rank_from_database(deal: DailyDeal, player: User) -> int | None:
     key = (
-        Result.objects.filter(daily_deal=deal, player=player)
+        Result.objects.listed()
+        .filter(daily_deal=deal, player=player)
         .values_list("rank_key", flat=True)
         .first()
     )
@@ -319,10 +320,14 @@ class PeriodTable:
 def period_leaderboard(
     *, variant: str, period: str, today: date, page: int = 1, viewer: User | None = None
 ) -> PeriodTable:
-    """A page of the materialised weekly or all-time table of a game."""
+    """A page of the materialised weekly or all-time table of a game. A result
+    taken off the leaderboards is left out at once, before the table is recomputed."""
     bests = (
         PeriodBest.objects.filter(
-            variant=variant, period=period, period_start=period_start(period, today)
+            variant=variant,
+            period=period,
+            period_start=period_start(period, today),
+            result__listed=True,
         )
         .select_related("player")
         .order_by("rank", "id")

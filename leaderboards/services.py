@@ -8,6 +8,8 @@ are derived, and every function that writes them can run again with one effect.
 import logging
 from collections.abc import Iterator
 from datetime import date, datetime, timedelta
+from functools import partial
+from uuid import UUID
 
 from django.conf import settings
 from django.db import connection, transaction
@@ -95,7 +97,7 @@ def result_publish(*, result_id: int) -> bool:
     sync rebuilds those whole from the database."""
     if not redis_ranks.enabled():
         return False
-    row = _ranked_rows(Result.objects.filter(id=result_id)).first()
+    row = _ranked_rows(Result.objects.listed().filter(id=result_id)).first()
     if row is None:
         return False
     deal_id, ranked = _ranked_row(row)
@@ -127,9 +129,43 @@ def _ranked_row(values: RankedValues) -> tuple[int, redis_ranks.RankedRow]:
 
 
 def _rows_for_deal(deal_id: int) -> Iterator[redis_ranks.RankedRow]:
-    rows = _ranked_rows(Result.objects.filter(daily_deal_id=deal_id))
+    rows = _ranked_rows(Result.objects.listed().filter(daily_deal_id=deal_id))
     for values in rows.iterator(chunk_size=redis_ranks.REBUILD_BATCH):
         yield _ranked_row(values)[1]
+
+
+def result_listing_set(*, game_id: UUID, listed: bool) -> bool:
+    """Put the game's result on the leaderboards or take it off (the review of
+    results decides: reviews.services), inside the caller's transaction. Returns
+    whether it changed. After the commit a result taken off leaves the live
+    ranks at once, and the deal's ranks are rebuilt by a task either way; the
+    weekly and all-time tables are recomputed by `period_rankings_compute_deal`."""
+    results = Result.objects.filter(game_id=game_id)
+    if not results.exclude(listed=listed).update(listed=listed):
+        return False
+    deal_id, player_id = results.values_list("daily_deal_id", "player_id").get()
+    transaction.on_commit(
+        partial(_listing_changed, deal_id=deal_id, player_id=player_id, listed=listed)
+    )
+    return True
+
+
+def _listing_changed(*, deal_id: int, player_id: int, listed: bool) -> None:
+    from leaderboards.tasks import leaderboard_rebuild_task
+
+    if not listed and redis_ranks.enabled():
+        try:
+            redis_ranks.remove(deal_id, player_id)
+        except redis_ranks.RanksUnavailable:
+            logger.warning(
+                "result of player %s on deal %s not removed from Redis", player_id, deal_id
+            )
+    try:
+        # retry=False: a broker that is down never fails the review; the sync
+        # compares counts of listed results and rebuilds the deal.
+        leaderboard_rebuild_task.apply_async((deal_id,), retry=False)
+    except Exception:
+        logger.warning("ranks of deal %s not rebuilt; the sync will", deal_id)
 
 
 def leaderboard_rebuild(*, deal_id: int) -> int:
@@ -149,7 +185,8 @@ def leaderboards_sync(*, since: date) -> list[int]:
     if not deal_ids:
         return []
     expected = dict(
-        Result.objects.filter(daily_deal_id__in=deal_ids)
+        Result.objects.listed()
+        .filter(daily_deal_id__in=deal_ids)
         .values_list("daily_deal_id")
         .annotate(n=Count("id"))
         .values_list("daily_deal_id", "n")
@@ -169,7 +206,7 @@ def period_rankings_compute(*, variant: str, period: str, today: date) -> int:
     week, Monday to Sunday UTC by deal date, or all time), ranked: equal rank
     keys share a rank. Computing twice gives the same table."""
     start = period_start(period, today)
-    results = Result.objects.filter(variant=variant)
+    results = Result.objects.listed().filter(variant=variant)
     if period == PeriodBest.Period.WEEK:
         results = results.filter(
             daily_deal__date__gte=start, daily_deal__date__lt=start + timedelta(days=7)
@@ -241,7 +278,7 @@ def period_rankings_refresh(
         variant=variant, period=period, period_start=start
     ).aggregate(newest=Max("computed_at"))["newest"]
     if newest is None:
-        results = Result.objects.filter(variant=variant)
+        results = Result.objects.listed().filter(variant=variant)
         if period == PeriodBest.Period.WEEK:
             results = results.filter(
                 daily_deal__date__gte=start, daily_deal__date__lt=start + timedelta(days=7)
@@ -252,6 +289,19 @@ def period_rankings_refresh(
     if stale:
         period_rankings_compute(variant=variant, period=period, today=today)
     return stale
+
+
+def period_rankings_compute_deal(*, deal_id: int, today: date) -> dict[str, int]:
+    """Recompute the tables a deal's results count in: its game's week (of the
+    deal's date) and all time. After a result was taken off or put back."""
+    deal = DailyDeal.objects.get(id=deal_id)
+    counts = {}
+    for period, day in ((PeriodBest.Period.WEEK, deal.date), (PeriodBest.Period.ALL_TIME, today)):
+        start = period_start(period, day)
+        counts[f"{deal.variant}:{period}:{start.isoformat()}"] = period_rankings_compute(
+            variant=deal.variant, period=period, today=day
+        )
+    return counts
 
 
 def _lock_period(*, variant: str, period: str, start: date) -> None:

@@ -54,6 +54,7 @@ INSTALLED_APPS = [
     "games",
     "leaderboards",
     "achievements",
+    "reviews",
 ]
 
 MIDDLEWARE = [
@@ -200,10 +201,44 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "task": "achievements.tasks.achievements_catch_up_task",
         "schedule": 300.0,
     },
+    "reviews-sweep": {
+        "task": "reviews.tasks.reviews_sweep_task",
+        "schedule": 300.0,
+    },
 }
 
 # Tasks enqueued (with the game's id) when a game closes, in this order.
-GAME_CLOSED_TASKS: list[str] = ["achievements.tasks.achievements_evaluate_task"]
+GAME_CLOSED_TASKS: list[str] = [
+    "achievements.tasks.achievements_evaluate_task",
+    "reviews.tasks.game_review_task",
+]
+
+# Review of results (docs/review.md): the thresholds of the automatic flags.
+# Implausible speed: fewer seconds per action than this, over at least this many
+# actions (every move, tap, undo, auto-complete and finish request counts one)...
+REVIEW_MIN_SECONDS_PER_MOVE = float(os.environ.get("REVIEW_MIN_SECONDS_PER_MOVE", "0.25"))
+REVIEW_MIN_MOVES_FOR_SPEED = int(os.environ.get("REVIEW_MIN_MOVES_FOR_SPEED", "20"))
+# ...or a win in fewer seconds than this, per game (a game not listed has no such rule).
+REVIEW_MIN_WIN_SECONDS: dict[str, int] = {
+    "klondike": 45,
+    "kingsley": 45,
+    "spiderette": 45,
+    "steps": 45,
+    "spike": 20,
+}
+# Score outlier: a result above median + MADS x MAD of the deal's other listed
+# results with the same outcome (won or not), once there are at least MIN_RESULTS;
+# MAD is taken as at least MIN_MAD (a deal where most scores are equal).
+REVIEW_OUTLIER_MIN_RESULTS = int(os.environ.get("REVIEW_OUTLIER_MIN_RESULTS", "20"))
+REVIEW_OUTLIER_MADS = float(os.environ.get("REVIEW_OUTLIER_MADS", "5"))
+REVIEW_OUTLIER_MIN_MAD = float(os.environ.get("REVIEW_OUTLIER_MIN_MAD", "1"))
+# The score check of a result waits for enough results while its deal is this recent.
+REVIEW_OUTLIER_RECHECK_DAYS = 2
+# The sweep: closed games finished in the last SWEEP_DAYS (but not in the last
+# GRACE seconds, which their own task is handling) with no verification, BATCH a run.
+REVIEW_SWEEP_DAYS = 7
+REVIEW_SWEEP_GRACE_SECONDS = 60
+REVIEW_SWEEP_BATCH = 500
 
 # Daily deals and leaderboards: a game joins them with one line here (its deal
 # options and the name of its ranking rule in leaderboards/ranking.py).

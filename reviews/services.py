@@ -1,0 +1,427 @@
+"""Writes of the review of results (docs/review.md).
+
+Every closed game is verified once by replay and run through the automatic
+checks (`game_review`, from a task on finish and from the sweep). Reviewers
+verify again, void, restore and dismiss flags; each of their actions needs a
+note and writes an audit entry in the same transaction.
+
+The game row is the lock: every write about one game's review first takes
+`SELECT ... FOR UPDATE` on it, so an automatic review, a sweep and a reviewer
+acting on the same game take turns. `_sync_state` then keeps the review state
+and the leaderboards in step: a result is listed only while the game is clear
+(no open flag, not voided).
+"""
+
+import logging
+from datetime import date, datetime, timedelta
+from functools import partial
+from typing import Any
+from uuid import UUID
+
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.core.exceptions import PermissionDenied
+from django.db import IntegrityError, transaction
+from django.db.models import Exists, OuterRef
+from django.utils import timezone
+
+from games.models import Game
+from leaderboards.models import Result
+from leaderboards.services import result_listing_set
+from reviews import rules
+from reviews.models import AuditEntry, Flag, GameReview, Verification
+from reviews.replays import verify_game
+from reviews.rules import Finding, OutlierCheck
+from reviews.selectors import is_reviewer
+
+logger = logging.getLogger(__name__)
+
+
+class ReviewRefused(Exception):
+    """A reviewer's action that cannot be done (no note, nothing to dismiss, ...):
+    nothing was changed."""
+
+
+# -- the automatic review --------------------------------------------------------
+
+
+def game_review(*, game_id: UUID) -> bool:
+    """Verify a closed game by replay and run the automatic checks, once: a game
+    already verified automatically is left alone. Returns whether this call
+    reviewed it. Safe to run twice or at the same moment as another run."""
+    game = Game.objects.select_related("player").filter(id=game_id).first()
+    if game is None or game.is_active or _verified_automatically(game_id):
+        return False
+    # The replay runs outside the transaction: a closed game never changes.
+    outcome = verify_game(game)
+    speed = rules.merge(
+        rules.speed_findings(
+            won=game.status == Game.Status.WON,
+            elapsed_ms=game.elapsed_ms,
+            actions=game.revision,
+            min_seconds_per_action=settings.REVIEW_MIN_SECONDS_PER_MOVE,
+            min_actions=settings.REVIEW_MIN_MOVES_FOR_SPEED,
+            min_win_seconds=settings.REVIEW_MIN_WIN_SECONDS.get(game.variant),
+        )
+    )
+    try:
+        with transaction.atomic():
+            _lock(game_id)
+            if _verified_automatically(game_id):
+                return False
+            now = timezone.now()
+            Verification.objects.create(
+                game=game,
+                automatic=True,
+                ok=outcome.ok,
+                details=outcome.details,
+                figures=outcome.figures,
+                verified_at=now,
+            )
+            review = _review_for_update(game, now)
+            findings: list[Finding] = []
+            if not outcome.ok:
+                findings.append(Finding(rules.REPLAY_MISMATCH, outcome.details, outcome.figures))
+            if speed is not None:
+                findings.append(speed)
+            result = Result.objects.filter(game_id=game_id).first()
+            if result is not None:
+                check = _outlier_check(result)
+                review.outlier_pending = not check.checked
+                if check.finding is not None:
+                    findings.append(check.finding)
+            for finding in findings:
+                _raise_flag(game, finding, by=None, now=now)
+            _sync_state(game, review)
+    except IntegrityError:
+        # Another run of the same game committed first (SQLite takes no row lock).
+        return False
+    return True
+
+
+def _verified_automatically(game_id: UUID) -> bool:
+    return Verification.objects.filter(game_id=game_id, automatic=True).exists()
+
+
+def games_to_review(*, now: datetime, days: int | None) -> "list[UUID]":
+    """Closed games with no automatic verification (a lost task, a broker that
+    was down): finished more than the grace period ago, within `days`."""
+    games = (
+        Game.objects.exclude(status=Game.Status.ACTIVE)
+        .filter(finished_at__lt=now - timedelta(seconds=settings.REVIEW_SWEEP_GRACE_SECONDS))
+        .exclude(Exists(Verification.objects.filter(game=OuterRef("pk"), automatic=True)))
+    )
+    if days is not None:
+        games = games.filter(finished_at__gte=now - timedelta(days=days))
+    return list(
+        games.order_by("finished_at").values_list("id", flat=True)[: settings.REVIEW_SWEEP_BATCH]
+    )
+
+
+def reviews_sweep(*, now: datetime | None = None, days: int | None = None) -> dict[str, int]:
+    """The periodic catch-up: review the closed games the task missed (one batch),
+    and judge the scores that waited for enough results on their deal."""
+    now = now or timezone.now()
+    reviewed = sum(game_review(game_id=game_id) for game_id in games_to_review(now=now, days=days))
+    outliers = outliers_recheck(today=now.date())
+    return {"reviewed": reviewed, "outliers_flagged": outliers}
+
+
+def outliers_recheck(*, today: date) -> int:
+    """Results whose score check waited for enough other results: judged once
+    their deal has them, while the deal is recent; older ones stop waiting.
+    Returns the flags raised."""
+    since = today - timedelta(days=settings.REVIEW_OUTLIER_RECHECK_DAYS)
+    GameReview.objects.filter(outlier_pending=True, game__daily_deal__date__lt=since).update(
+        outlier_pending=False
+    )
+    pending = GameReview.objects.filter(outlier_pending=True).values_list("game_id", flat=True)
+    return sum(_outlier_recheck(game_id) for game_id in list(pending))
+
+
+def _outlier_recheck(game_id: UUID) -> bool:
+    with transaction.atomic():
+        _lock(game_id)
+        review = (
+            GameReview.objects.select_for_update()
+            .select_related("game__player")
+            .filter(game_id=game_id, outlier_pending=True)
+            .first()
+        )
+        if review is None:
+            return False
+        game = review.game
+        result = Result.objects.filter(game_id=game_id).first()
+        already = Flag.objects.filter(game_id=game_id, kind=rules.SCORE_OUTLIER).exists()
+        if result is None or already or review.state == GameReview.State.VOIDED:
+            review.outlier_pending = False
+            review.save(update_fields=["outlier_pending", "updated_at"])
+            return False
+        check = _outlier_check(result)
+        if not check.checked:
+            return False
+        review.outlier_pending = False
+        if check.finding is not None:
+            _raise_flag(game, check.finding, by=None, now=timezone.now())
+        _sync_state(game, review)
+        return check.finding is not None
+
+
+def _outlier_check(result: Result) -> OutlierCheck:
+    """The result's score against the deal's other listed results with the same
+    outcome (a win against wins, anything else against the rest)."""
+    others = list(
+        Result.objects.listed()
+        .filter(daily_deal_id=result.daily_deal_id, won=result.won)
+        .exclude(id=result.id)
+        .values_list("score", flat=True)
+    )
+    return rules.score_outlier(
+        score=result.score,
+        others=others,
+        min_results=settings.REVIEW_OUTLIER_MIN_RESULTS,
+        mads=settings.REVIEW_OUTLIER_MADS,
+        min_mad=settings.REVIEW_OUTLIER_MIN_MAD,
+    )
+
+
+# -- reviewers' actions -----------------------------------------------------------
+
+
+def review_verify_again(*, game_id: UUID, reviewer: User, note: str) -> Verification:
+    """Replay the game again now. A mismatch opens a "replay mismatch" flag (if
+    none is open); a match changes no flag: the reviewer dismisses it."""
+    note = _checked_note(reviewer, note)
+    game = _closed_game(game_id)
+    outcome = verify_game(game)
+    with transaction.atomic():
+        _lock(game_id)
+        now = timezone.now()
+        review = _review_for_update(game, now)
+        verification = Verification.objects.create(
+            game=game,
+            automatic=False,
+            ok=outcome.ok,
+            details=outcome.details,
+            figures=outcome.figures,
+            verified_at=now,
+            requested_by=reviewer,
+        )
+        flag = None
+        if not outcome.ok:
+            flag = _raise_flag(
+                game,
+                Finding(rules.REPLAY_MISMATCH, outcome.details, outcome.figures),
+                by=reviewer,
+                now=now,
+            )
+        _audit(
+            game,
+            AuditEntry.Action.VERIFY,
+            actor=reviewer,
+            note=note,
+            now=now,
+            details={
+                "verification": verification.id,
+                "ok": outcome.ok,
+                "outcome": outcome.details,
+                "flag_raised": flag.id if flag is not None else None,
+            },
+        )
+        _sync_state(game, review)
+    return verification
+
+
+def review_void(*, game_id: UUID, reviewer: User, note: str) -> GameReview:
+    """Void the result: it leaves every leaderboard at once (and the deal's ranks
+    are rebuilt); the game's open flags are resolved as upheld."""
+    note = _checked_note(reviewer, note)
+    game = _closed_game(game_id)
+    with transaction.atomic():
+        _lock(game_id)
+        now = timezone.now()
+        review = _review_for_update(game, now)
+        if review.state == GameReview.State.VOIDED:
+            raise ReviewRefused("This game is already voided.")
+        upheld = list(Flag.objects.filter(game=game, status=Flag.Status.OPEN))
+        Flag.objects.filter(id__in=[flag.id for flag in upheld]).update(
+            status=Flag.Status.UPHELD, resolved_at=now, resolved_by=reviewer
+        )
+        before = review.state
+        review.state = GameReview.State.VOIDED
+        _audit(
+            game,
+            AuditEntry.Action.VOID,
+            actor=reviewer,
+            note=note,
+            now=now,
+            details={
+                "state_before": before,
+                "flags_upheld": [{"id": f.id, "kind": f.kind} for f in upheld],
+            },
+        )
+        _sync_state(game, review)
+    return review
+
+
+def review_restore(*, game_id: UUID, reviewer: User, note: str) -> GameReview:
+    """Undo a void: the result is back on the leaderboards unless a flag is open."""
+    note = _checked_note(reviewer, note)
+    game = _closed_game(game_id)
+    with transaction.atomic():
+        _lock(game_id)
+        now = timezone.now()
+        review = _review_for_update(game, now)
+        if review.state != GameReview.State.VOIDED:
+            raise ReviewRefused("Only a voided game can be restored.")
+        review.state = GameReview.State.CLEAR
+        _sync_state(game, review)
+        _audit(
+            game,
+            AuditEntry.Action.RESTORE,
+            actor=reviewer,
+            note=note,
+            now=now,
+            details={"state_after": review.state},
+        )
+    return review
+
+
+def review_flags_dismiss(
+    *, game_id: UUID, reviewer: User, note: str, flag_ids: list[int] | None = None
+) -> list[Flag]:
+    """Dismiss the game's open flags (or those of `flag_ids`): one audit entry
+    each. With no flag left open (and not voided) the result is listed again."""
+    note = _checked_note(reviewer, note)
+    game = _closed_game(game_id)
+    with transaction.atomic():
+        _lock(game_id)
+        now = timezone.now()
+        review = _review_for_update(game, now)
+        flags = Flag.objects.select_for_update().filter(game=game, status=Flag.Status.OPEN)
+        if flag_ids is not None:
+            flags = flags.filter(id__in=flag_ids)
+        dismissed = list(flags)
+        if not dismissed:
+            raise ReviewRefused("This game has no open flag to dismiss.")
+        for flag in dismissed:
+            flag.status = Flag.Status.DISMISSED
+            flag.resolved_at = now
+            flag.resolved_by = reviewer
+            flag.save(update_fields=["status", "resolved_at", "resolved_by"])
+            _audit(
+                game,
+                AuditEntry.Action.DISMISS_FLAG,
+                actor=reviewer,
+                note=note,
+                now=now,
+                flag=flag,
+                details={"kind": flag.kind, "flag_details": flag.details},
+            )
+        _sync_state(game, review)
+    return dismissed
+
+
+# -- shared ------------------------------------------------------------------------
+
+
+def _checked_note(reviewer: User, note: str) -> str:
+    if not is_reviewer(reviewer):
+        raise PermissionDenied("Only reviewers review results.")
+    note = (note or "").strip()
+    if not note:
+        raise ReviewRefused("A note is required: say why.")
+    return note
+
+
+def _closed_game(game_id: UUID) -> Game:
+    game = Game.objects.select_related("player").get(id=game_id)
+    if game.is_active:
+        raise ReviewRefused("This game is still being played.")
+    return game
+
+
+def _lock(game_id: UUID) -> None:
+    """The game row is the lock of its review (a no-op on SQLite, which writes
+    one transaction at a time)."""
+    list(Game.objects.select_for_update().filter(id=game_id).values_list("id", flat=True))
+
+
+def _review_for_update(game: Game, now: datetime) -> GameReview:
+    review, _ = GameReview.objects.select_for_update().get_or_create(
+        game=game, defaults={"reviewed_at": now}
+    )
+    return review
+
+
+def _raise_flag(game: Game, finding: Finding, *, by: User | None, now: datetime) -> Flag | None:
+    """Open a flag of the finding's kind, with an audit entry. The automatic
+    checks never raise a kind the game has had (a reviewer's decision on it
+    stands); a reviewer's check raises it unless one is open."""
+    existing = Flag.objects.filter(game=game, kind=finding.kind)
+    if by is not None:
+        existing = existing.filter(status=Flag.Status.OPEN)
+    if existing.exists():
+        return None
+    flag = Flag.objects.create(
+        game=game,
+        kind=finding.kind,
+        details=finding.details,
+        figures=finding.figures,
+        raised_at=now,
+        raised_by=by,
+    )
+    _audit(
+        game,
+        AuditEntry.Action.FLAG_RAISED,
+        actor=by,
+        note=finding.details,
+        now=now,
+        flag=flag,
+        details={"kind": finding.kind, "figures": finding.figures},
+    )
+    return flag
+
+
+def _sync_state(game: Game, review: GameReview) -> None:
+    """The review state follows the flags (a void stands until restored), and
+    the result is listed exactly when the game is clear."""
+    if review.state != GameReview.State.VOIDED:
+        open_flags = Flag.objects.filter(game=game, status=Flag.Status.OPEN).exists()
+        review.state = GameReview.State.UNDER_REVIEW if open_flags else GameReview.State.CLEAR
+    review.save()
+    listed = review.state == GameReview.State.CLEAR
+    if result_listing_set(game_id=game.id, listed=listed) and game.daily_deal_id is not None:
+        transaction.on_commit(partial(_enqueue_period_tables, deal_id=game.daily_deal_id))
+
+
+def _enqueue_period_tables(*, deal_id: int) -> None:
+    from reviews.tasks import review_period_tables_task
+
+    try:
+        review_period_tables_task.apply_async((deal_id,), retry=False)
+    except Exception:
+        logger.warning("period tables of deal %s not recomputed; the beat will", deal_id)
+
+
+def _audit(
+    game: Game,
+    action: str,
+    *,
+    actor: User | None,
+    note: str,
+    now: datetime,
+    flag: Flag | None = None,
+    details: dict[str, Any] | None = None,
+) -> AuditEntry:
+    return AuditEntry.objects.create(
+        created_at=now,
+        actor=actor,
+        actor_name=actor.get_username() if actor is not None else "system",
+        action=action,
+        game_id=game.id,
+        player_name=game.player.get_username(),
+        flag=flag,
+        note=note,
+        details=details or {},
+    )

@@ -1,0 +1,47 @@
+"""Celery tasks of the review of results: thin, id-taking, idempotent (acks late)."""
+
+from uuid import UUID
+
+from celery import shared_task
+from django.conf import settings
+from django.core.cache import cache
+from django.db import DatabaseError
+
+from leaderboards.periods import today_utc
+from leaderboards.services import period_rankings_compute_deal
+from reviews import services
+
+SWEEP_LOCK = "reviews:sweep"
+SWEEP_LOCK_SECONDS = 3600
+
+
+@shared_task(
+    acks_late=True,
+    autoretry_for=(DatabaseError,),
+    retry_backoff=5,
+    retry_backoff_max=300,
+    max_retries=10,
+)
+def game_review_task(game_id: str) -> bool:
+    """Enqueued on commit when a game closes (settings.GAME_CLOSED_TASKS): verify
+    the game by replay and run the automatic checks, once."""
+    return services.game_review(game_id=UUID(game_id))
+
+
+@shared_task(acks_late=True)
+def reviews_sweep_task() -> dict[str, int]:
+    """On the beat: closed games of the last days that no task reviewed, and the
+    score checks that waited for enough results. One run at a time."""
+    if not cache.add(SWEEP_LOCK, "1", SWEEP_LOCK_SECONDS):
+        return {"reviewed": 0, "outliers_flagged": 0}
+    try:
+        return services.reviews_sweep(days=settings.REVIEW_SWEEP_DAYS)
+    finally:
+        cache.delete(SWEEP_LOCK)
+
+
+@shared_task(acks_late=True)
+def review_period_tables_task(deal_id: int) -> dict[str, int]:
+    """After a result was taken off the leaderboards or put back: the weekly and
+    all-time tables it counts in, recomputed without waiting for the beat."""
+    return period_rankings_compute_deal(deal_id=deal_id, today=today_utc())

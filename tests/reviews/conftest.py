@@ -1,0 +1,57 @@
+import pytest
+from django.contrib.auth.models import Group
+
+from leaderboards import redis_ranks
+
+
+@pytest.fixture(autouse=True)
+def _fresh_redis_breaker():
+    redis_ranks.breaker_reset()
+    yield
+    redis_ranks.breaker_reset()
+
+
+@pytest.fixture(params=["database", pytest.param("redis", id="redis")])
+def source(request, settings):
+    """Both paths of the leaderboards: the database alone (the embedded default)
+    and Redis live ranks when REDIS_URL is set."""
+    if request.param == "redis":
+        if not settings.REDIS_URL:
+            pytest.skip("needs REDIS_URL (a real Redis); CI runs these tests with and without it")
+    else:
+        settings.REDIS_URL = ""
+    return request.param
+
+
+@pytest.fixture
+def reviewer(make_user):
+    """A staff account in the "Reviewers" group that migration 0002 created."""
+    user = make_user("rita", is_staff=True)
+    user.groups.add(Group.objects.get(name="Reviewers"))
+    return user
+
+
+@pytest.fixture
+def staff(make_user):
+    """Staff without the review permission."""
+    return make_user("stan", is_staff=True)
+
+
+@pytest.fixture
+def reviewer_client(client, reviewer):
+    client.force_login(reviewer)
+    return client
+
+
+@pytest.fixture
+def staff_client(client, staff):
+    client.force_login(staff)
+    return client
+
+
+@pytest.fixture(autouse=True)
+def _no_speed_rules_unless_asked(settings):
+    """Games in tests are played at machine speed, which the speed rules would
+    flag: they are off here, and tests/reviews/test_flags.py sets them."""
+    settings.REVIEW_MIN_SECONDS_PER_MOVE = 0
+    settings.REVIEW_MIN_WIN_SECONDS = {}
