@@ -207,3 +207,34 @@ class TestOnceAndSweep:
         with committed():
             finish(game)
         assert automatic(game).ok
+
+
+@pytest.mark.django_db(transaction=True)
+def test_simultaneous_reviews_of_one_game_make_one_verification(player, settings):
+    import threading
+
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite serialises every write; the row lock is exercised on PostgreSQL")
+    settings.GAME_CLOSED_TASKS = []  # committing for real here: no task on the close
+    game = tamper(finished_game(player, moves=12), score=3)
+    barrier = threading.Barrier(4)
+    outcomes: list[bool] = []
+
+    def review() -> None:
+        barrier.wait()
+        try:
+            outcomes.append(services.game_review(game_id=game.id))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=review) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(outcomes) == [False, False, False, True]
+    assert Verification.objects.filter(game=game).count() == 1
+    assert Flag.objects.filter(game=game).count() == 1
+    assert AuditEntry.objects.filter(game_id=game.id).count() == 1
