@@ -167,7 +167,7 @@ class GameReviewAdmin(ReviewersOnly, admin.ModelAdmin):
             super()
             .get_queryset(request)
             .exclude(status=Game.Status.ACTIVE)
-            .defer("state", "undo_log", "seed")
+            .defer("state", "undo_log", "seed", "move_log")
             .prefetch_related(
                 Prefetch(
                     "review_flags",

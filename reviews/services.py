@@ -103,7 +103,7 @@ def _verified_automatically(game_id: UUID) -> bool:
     return Verification.objects.filter(game_id=game_id, automatic=True).exists()
 
 
-def games_to_review(*, now: datetime, days: int | None) -> "list[UUID]":
+def games_to_review(*, now: datetime, days: int | None) -> list[UUID]:
     """Closed games with no automatic verification (a lost task, a broker that
     was down): finished more than the grace period ago, within `days`."""
     games = (

@@ -88,6 +88,40 @@ class TestMatchingGames:
         assert outcome.figures["replayed"]["final_score"] == final
 
 
+@pytest.mark.parametrize(
+    ("variant", "options"),
+    [
+        ("klondike", None),
+        ("kingsley", None),
+        ("spiderette", None),
+        ("steps", None),
+        ("spike", {"mode": "classic"}),
+        ("spike", {"mode": "time_attack"}),
+        ("spike", {"mode": "relaxed"}),
+    ],
+    ids=lambda value: value if isinstance(value, str) else (value or {}).get("mode", "-"),
+)
+def test_every_variant_verifies_after_a_few_moves(player, variant, options):
+    from games.engine import format_move, get_variant
+
+    engine = get_variant(variant)
+    game = game_services.game_start(player=player, variant=variant, options=options)
+    for _ in range(6):
+        game.refresh_from_db()
+        legal = engine.legal_moves(engine.load(game.state))
+        if not game.is_active or not legal:
+            break
+        game_services.game_move_play(
+            game_id=game.id, player=player, move=format_move(legal[-1]), revision=game.revision
+        )
+    game.refresh_from_db()
+    if game.is_active:
+        game = finish(game)
+    assert game.move_count > 0
+    outcome = verify_game(game)
+    assert outcome.ok, outcome.details
+
+
 class TestTamperedGames:
     def test_a_tampered_move_log_is_a_replay_mismatch(self, player):
         game = finished_game(player, moves=12)
