@@ -37,12 +37,15 @@ def _public_view(game: Game) -> dict[str, Any]:
 
 
 def _ranked_scores(game: Game) -> tuple[int | None, int | None]:
-    """The game's ranked daily score and the best ranked score of its deal."""
-    result = Result.objects.filter(game_id=game.id).values_list("score", "daily_deal_id").first()
+    """The game's ranked daily score and the best ranked score of its deal, among
+    the results on the leaderboards (a result under review or voided counts for
+    nothing)."""
+    listed = Result.objects.listed()
+    result = listed.filter(game_id=game.id).values_list("score", "daily_deal_id").first()
     if result is None:
         return None, None
     score, deal_id = result
-    top = Result.objects.filter(daily_deal_id=deal_id).aggregate(top=Max("score"))["top"]
+    top = listed.filter(daily_deal_id=deal_id).aggregate(top=Max("score"))["top"]
     return score, top
 
 

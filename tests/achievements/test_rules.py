@@ -364,3 +364,15 @@ def test_a_game_the_engine_cannot_read_is_judged_on_its_figures(player):
     game = closed_game(player, "klondike", state={"variant": "klondike", "broken": True})
     earned = achievements_evaluate_task.delay(str(game.id)).get()
     assert "first-win-klondike" in earned
+
+
+@pytest.mark.django_db
+def test_a_higher_result_taken_off_the_leaderboards_does_not_block_master_architect(
+    player, make_user
+):
+    from leaderboards.models import Result
+
+    game = architect_game(top=False)(player, make_user)
+    Result.objects.exclude(game=game).update(listed=False)
+
+    assert "steps-master-architect" in achievements_evaluate_task.delay(str(game.id)).get()
