@@ -30,7 +30,7 @@ from leaderboards.models import Result
 from leaderboards.services import result_listing_set
 from reviews import rules
 from reviews.models import AuditEntry, Flag, GameReview, Verification
-from reviews.replays import verify_game
+from reviews.replays import VerificationOutcome, verify_game
 from reviews.rules import Finding, OutlierCheck
 from reviews.selectors import is_reviewer
 
@@ -70,14 +70,7 @@ def game_review(*, game_id: UUID) -> bool:
             if _verified_automatically(game_id):
                 return False
             now = timezone.now()
-            Verification.objects.create(
-                game=game,
-                automatic=True,
-                ok=outcome.ok,
-                details=outcome.details,
-                figures=outcome.figures,
-                verified_at=now,
-            )
+            _record_verification(game, outcome, now=now)
             review = _review_for_update(game, now)
             findings: list[Finding] = []
             if not outcome.ok:
@@ -198,15 +191,7 @@ def review_verify_again(*, game_id: UUID, reviewer: User, note: str) -> Verifica
         _lock(game_id)
         now = timezone.now()
         review = _review_for_update(game, now)
-        verification = Verification.objects.create(
-            game=game,
-            automatic=False,
-            ok=outcome.ok,
-            details=outcome.details,
-            figures=outcome.figures,
-            verified_at=now,
-            requested_by=reviewer,
-        )
+        verification = _record_verification(game, outcome, now=now, requested_by=reviewer)
         flag = None
         if not outcome.ok:
             flag = _raise_flag(
@@ -424,4 +409,19 @@ def _audit(
         flag=flag,
         note=note,
         details=details or {},
+    )
+
+
+def _record_verification(
+    game: Game, outcome: VerificationOutcome, *, now: datetime, requested_by: User | None = None
+) -> Verification:
+    """One verification run: automatic when nobody asked for it."""
+    return Verification.objects.create(
+        game=game,
+        automatic=requested_by is None,
+        ok=outcome.ok,
+        details=outcome.details,
+        figures=outcome.figures,
+        verified_at=now,
+        requested_by=requested_by,
     )
