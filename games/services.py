@@ -147,7 +147,7 @@ def game_start(
 
 
 def _schedule_time_up(game: Game) -> None:
-    from games.tasks import schedule_time_up
+    from games.tasks import schedule_time_up  # games.tasks imports this module
 
     schedule_time_up(game_id=game.id, deadline=game.deadline_at)
 
