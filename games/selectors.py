@@ -63,7 +63,7 @@ class Board:
 
     @property
     def time_deduction(self) -> int:
-        return int(self.public.get("score", self.score)) - self.final_score
+        return self.score - self.final_score
 
 
 def game_for_player(*, game_id: UUID, player: User) -> Game:
@@ -72,7 +72,11 @@ def game_for_player(*, game_id: UUID, player: User) -> Game:
 
 
 def game_active_for_player(*, player: User, variant: str) -> Game | None:
-    return Game.objects.filter(player=player, variant=variant, status=Game.Status.ACTIVE).first()
+    """The player's active casual game of this variant (daily-deal games are
+    their own track: each deal resumes through its own page)."""
+    return Game.objects.filter(
+        player=player, variant=variant, status=Game.Status.ACTIVE, daily_deal__isnull=True
+    ).first()
 
 
 def _idle_gap_seconds(game: Game, now: datetime) -> float:

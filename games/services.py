@@ -27,6 +27,7 @@ from games.engine import (
 )
 from games.errors import GameClosed, MoveRefused, StaleAction
 from games.models import DailyDeal, Game
+from games.selectors import game_active_for_player
 from leaderboards.services import result_record
 
 
@@ -171,10 +172,9 @@ def _abandon_active(
 def game_resume_or_start(*, player: User, variant: str) -> Game:
     """The player's active game of this variant, or a new deal when there is none."""
     get_variant(variant)
-    game = Game.objects.filter(
-        player=player, variant=variant, status=Game.Status.ACTIVE, daily_deal__isnull=True
-    ).first()
-    return game or game_start(player=player, variant=variant)
+    return game_active_for_player(player=player, variant=variant) or game_start(
+        player=player, variant=variant
+    )
 
 
 def game_start_daily(*, player: User, deal: DailyDeal) -> Game:

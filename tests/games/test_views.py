@@ -246,3 +246,22 @@ def test_history_says_which_daily_attempt_was_ranked_and_which_was_practice(play
     page = player_client.get(reverse("games:history"))
     assert page.content.count(b"daily \xc2\xb7 ranked") == 1
     assert page.content.count(b"daily \xc2\xb7 practice") == 1
+
+
+def test_a_daily_game_in_progress_does_not_stand_in_for_the_casual_one(player_client, player):
+    from leaderboards.periods import today_utc
+    from leaderboards.services import daily_deals_ensure
+
+    deal = next(d for d in daily_deals_ensure(day=today_utc()) if d.variant == "klondike")
+    daily = services.game_start_daily(player=player, deal=deal)
+    page = player_client.get(reverse("games:play", args=["klondike"]))
+    assert page.status_code == 200
+    assert b"no Klondike game in progress" in page.content
+    casual = player_client.post(reverse("games:play", args=["klondike"]))
+    casual_game = Game.objects.get(player=player, daily_deal__isnull=True)
+    assert casual["Location"] == url("detail", casual_game)
+    assert player_client.get(reverse("games:play", args=["klondike"]))["Location"] == url(
+        "detail", casual_game
+    )
+    daily.refresh_from_db()
+    assert daily.is_active
