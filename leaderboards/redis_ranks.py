@@ -57,6 +57,18 @@ return {score, better, redis.call('HGET', KEYS[2], ARGV[1])}
 """
 
 
+# The Result lookups that give a RankedRow's fields, in its order.
+RANKED_ROW_LOOKUPS = (
+    "player_id",
+    "player__username",
+    "won",
+    "score",
+    "elapsed_ms",
+    "move_count",
+    "rank_key",
+)
+
+
 @dataclass(frozen=True)
 class RankedRow:
     player_id: int

@@ -109,19 +109,11 @@ def _from_redis(deal: DailyDeal, page: int, viewer: User | None) -> LeaderboardP
     return LeaderboardPage(rows, number, num_pages, total, viewer_row, "redis")
 
 
-_ROW_FIELDS = (
-    "player_id",
-    "player__username",
-    "won",
-    "score",
-    "elapsed_ms",
-    "move_count",
-    "rank_key",
-)
-
-
 def _entries(results: QuerySet[Result]) -> list[redis_ranks.RankedRow]:
-    return [redis_ranks.RankedRow(*values) for values in results.values_list(*_ROW_FIELDS)]
+    return [
+        redis_ranks.RankedRow(*values)
+        for values in results.values_list(*redis_ranks.RANKED_ROW_LOOKUPS)
+    ]
 
 
 # A rank is the results strictly better, plus one. Counting them on the deal's

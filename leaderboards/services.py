@@ -105,16 +105,7 @@ def result_publish(*, result_id: int) -> bool:
 
 
 RankedValues = tuple[int, int, str, bool, int, int, int, int]
-_RANKED_FIELDS = (
-    "daily_deal_id",
-    "player_id",
-    "player__username",
-    "won",
-    "score",
-    "elapsed_ms",
-    "move_count",
-    "rank_key",
-)
+_RANKED_FIELDS = ("daily_deal_id", *redis_ranks.RANKED_ROW_LOOKUPS)
 
 
 def _ranked_rows(results: QuerySet[Result]) -> QuerySet[Result, RankedValues]:
