@@ -194,21 +194,20 @@ def test_auto_complete_is_refused_until_offered_then_wins(player):
 
 
 def test_tap_sends_the_card_where_the_engine_says(player):
-    game = services.game_start(player=player, variant="klondike")
+    # In the winning fixture's deal piles 1 to 4 have nowhere to go and pile 5's
+    # top card goes to its foundation.
+    game = start_with_deck(player, load_fixture("klondike_win.json")["deck"])
     state = stored_state(game)
-    for place in ("t1", "t2", "t3", "t4", "t5", "t6", "t7"):
-        expected = KLONDIKE.tap(state, place, 1)
-        if expected is not None:
-            services.game_card_tap(
-                game_id=game.id, player=player, source=place, count=1, revision=0
-            )
-            assert stored_state(game) == KLONDIKE.apply(state, expected).state
-            return
+    for place in ("t1", "t2", "t3", "t4"):
         with pytest.raises(MoveRefused, match="nowhere to go"):
             services.game_card_tap(
                 game_id=game.id, player=player, source=place, count=1, revision=0
             )
     assert stored_state(game) == state
+    services.game_card_tap(game_id=game.id, player=player, source="t5", count=1, revision=0)
+    assert stored_state(game) == KLONDIKE.apply(state, KLONDIKE.tap(state, "t5", 1)).state
+    game.refresh_from_db()
+    assert game.move_log == ["t5-f"]
 
 
 def test_the_stored_log_replays_to_the_stored_state(player):

@@ -154,28 +154,28 @@ def test_a_nonsense_selection_selects_nothing(player_client, game):
     assert b"selection-bar" not in response.content
 
 
-def test_tap_undo_and_the_move_number(player_client, game):
+def test_tap_undo_and_the_move_number(player_client, player):
+    # The winning fixture's deal has a card that a tap sends somewhere from the start.
+    game = start_with_deck(player, load_fixture("klondike_win.json")["deck"])
     state = KLONDIKE.load(game.state)
     tap_target = next(
-        (
-            place
-            for place in ("t1", "t2", "t3", "t4", "t5", "t6", "t7")
-            if KLONDIKE.tap(state, place, 1)
-        ),
-        None,
+        place
+        for place in ("t1", "t2", "t3", "t4", "t5", "t6", "t7")
+        if KLONDIKE.tap(state, place, 1)
     )
     player_client.post(url("move", game), {"move": "draw", "revision": 0}, **HX)
     undo = player_client.post(url("undo", game), {"revision": 1}, **HX)
     assert undo.status_code == 200
     game.refresh_from_db()
     assert (game.move_log, game.revision) == ([], 2)
-    if tap_target:
-        tapped = player_client.post(url("tap", game), {"source": tap_target, "revision": 2}, **HX)
-        assert tapped.status_code == 200
-        game.refresh_from_db()
-        assert game.move_count == 1
+    tapped = player_client.post(url("tap", game), {"source": tap_target, "revision": 2}, **HX)
+    assert tapped.status_code == 200
+    game.refresh_from_db()
+    assert game.move_log == [format_move(KLONDIKE.tap(state, tap_target, 1))]
     bad = player_client.post(url("tap", game), {"source": "x9", "revision": game.revision}, **HX)
     assert bad.status_code == 400
+    game.refresh_from_db()
+    assert game.move_count == 1
 
 
 def test_finish_asks_first_then_makes_the_result_final(player_client, game):
