@@ -31,6 +31,7 @@ lint:
 	.venv/bin/ruff check .
 	.venv/bin/ruff format --check .
 	.venv/bin/lint-imports
+	.venv/bin/bandit -q -ll -c pyproject.toml -r .
 
 typecheck:
 	.venv/bin/mypy

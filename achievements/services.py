@@ -108,7 +108,8 @@ def achievements_backfill(
         if len(games) < chunk:
             break
         last = games[-1]
-        assert last.finished_at is not None
+        if last.finished_at is None:
+            raise ValueError(f"Game {last.id} was judged as closed but has no finish time.")
         after = (last.finished_at, last.id)
     now = timezone.now()
     for achievement in selected:

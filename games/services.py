@@ -221,9 +221,11 @@ def _time_is_up(game: Game, now: datetime) -> bool:
 def _close_for_time(game: Game, now: datetime) -> None:
     variant = get_variant(game.variant)
     state = variant.load(game.state)
-    assert game.deadline_at is not None
-    _tick(game, now=game.deadline_at)
-    _close(game, variant, state, status=Game.Status.FINISHED, now=min(now, game.deadline_at))
+    deadline = game.deadline_at
+    if deadline is None:
+        raise ValueError(f"Game {game.id} has no deadline: only a timed game closes for time.")
+    _tick(game, now=deadline)
+    _close(game, variant, state, status=Game.Status.FINISHED, now=min(now, deadline))
     game.revision += 1
     _save_closing(game)
 
