@@ -22,6 +22,7 @@ from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 
 from games.models import Game
+from leaderboards.periods import today_utc
 from reviews import selectors, services
 from reviews.forms import ReviewNoteForm
 from reviews.models import AuditEntry, Flag, GameReview
@@ -224,10 +225,40 @@ class GameReviewAdmin(ReviewersOnly, admin.ModelAdmin):
     def get_urls(self) -> list[URLPattern]:
         replay = path(
             "<uuid:object_id>/replay/",
-            self.admin_site.admin_view(self.replay_view),
+            self.admin_site.admin_view(self._unless_live_deal_of_viewer(self.replay_view)),
             name="games_game_replay",
         )
         return [replay, *super().get_urls()]
+
+    def _unless_live_deal_of_viewer(
+        self, view: Callable[[HttpRequest, UUID], HttpResponse]
+    ) -> Callable[[HttpRequest, UUID], HttpResponse]:
+        """The replay viewer, refused (403, with the reason on the page) to a
+        reviewer who has an attempt at the game's daily deal while it is live."""
+
+        def guarded(request: HttpRequest, object_id: UUID) -> HttpResponse:
+            if not selectors.is_reviewer(request.user):
+                raise PermissionDenied
+            game = get_object_or_404(
+                Game.objects.exclude(status=Game.Status.ACTIVE).select_related("daily_deal"),
+                pk=object_id,
+            )
+            refusal = selectors.replay_refusal(game=game, viewer=request.user, today=today_utc())
+            if refusal is None:
+                return view(request, object_id)
+            context = {
+                **self.admin_site.each_context(request),
+                "title": "This replay is not open to you yet",
+                "refusal": refusal,
+                "opts": self.opts,
+                "original": game,
+                "change_url": reverse("admin:games_game_change", args=[game.pk]),
+            }
+            return TemplateResponse(
+                request, "admin/reviews/replay_refused.html", context, status=403
+            )
+
+        return guarded
 
     def replay_view(self, request: HttpRequest, object_id: UUID) -> HttpResponse:
         """Step through the game move by move, every card shown (reviewers only)."""

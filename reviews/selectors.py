@@ -8,6 +8,7 @@ and only ever rendered by the reviewers' admin view.
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import date, timedelta
 from typing import Any
 from uuid import UUID
 
@@ -80,6 +81,26 @@ def review_detail(*, game: Game) -> ReviewDetail:
 
 
 # -- the replay viewer ---------------------------------------------------------------
+
+
+def replay_refusal(*, game: Game, viewer: Any, today: date) -> str | None:
+    """Why `viewer` may not see this game's replay now, or None. The replay shows
+    every card of the deal, so while a daily deal is live (its day is today, UTC,
+    or later) a reviewer who has an attempt of their own at it (ranked or practice,
+    open or closed) cannot open any replay of it until the day is over."""
+    deal = game.daily_deal
+    if deal is None or deal.date < today:
+        return None
+    if not Game.objects.filter(player_id=viewer.pk, daily_deal_id=deal.id).exists():
+        return None
+    opens = deal.date + timedelta(days=1)
+    return (
+        f"You have an attempt of your own at the {deal.variant} daily deal of "
+        f"{deal.date:%Y-%m-%d}, which is still live: its replays show every card, so they "
+        f"open for you on {opens:%Y-%m-%d} at 00:00 UTC, once the day is over. Another "
+        "reviewer can review this game now."
+    )
+
 
 RANK_TEXT = {"T": "10"}
 SUIT_TEXT = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
