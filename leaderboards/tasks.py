@@ -12,7 +12,12 @@ from leaderboards.redis_ranks import RanksUnavailable
 logger = logging.getLogger(__name__)
 
 
-@shared_task(acks_late=True)
+@shared_task(
+    name="leaderboards.tasks.daily_deals_create_task",
+    acks_late=True,
+    soft_time_limit=60,
+    time_limit=90,
+)
 def daily_deals_create_task(day: str | None = None) -> list[int]:
     """At 00:00 UTC: the day's deals. Running twice, or late, creates nothing extra."""
     target = date.fromisoformat(day) if day else today_utc()
@@ -20,7 +25,10 @@ def daily_deals_create_task(day: str | None = None) -> list[int]:
 
 
 @shared_task(
+    name="leaderboards.tasks.result_publish_task",
     acks_late=True,
+    soft_time_limit=20,
+    time_limit=30,
     autoretry_for=(RanksUnavailable,),
     retry_backoff=5,
     retry_backoff_max=300,
@@ -30,12 +38,22 @@ def result_publish_task(result_id: int) -> bool:
     return services.result_publish(result_id=result_id)
 
 
-@shared_task(acks_late=True)
+@shared_task(
+    name="leaderboards.tasks.leaderboard_rebuild_task",
+    acks_late=True,
+    soft_time_limit=120,
+    time_limit=150,
+)
 def leaderboard_rebuild_task(deal_id: int) -> int:
     return services.leaderboard_rebuild(deal_id=deal_id)
 
 
-@shared_task(acks_late=True)
+@shared_task(
+    name="leaderboards.tasks.leaderboards_sync_task",
+    acks_late=True,
+    soft_time_limit=240,
+    time_limit=300,
+)
 def leaderboards_sync_task(days: int = 8) -> list[int]:
     """Every minute: deals whose live ranks miss results are rebuilt from the database.
     While Redis is down there is nothing to do: the next run after it is back catches up."""
@@ -46,6 +64,11 @@ def leaderboards_sync_task(days: int = 8) -> list[int]:
         return []
 
 
-@shared_task(acks_late=True)
+@shared_task(
+    name="leaderboards.tasks.period_rankings_compute_task",
+    acks_late=True,
+    soft_time_limit=240,
+    time_limit=300,
+)
 def period_rankings_compute_task() -> dict[str, int]:
     return services.period_rankings_compute_all(today=today_utc())

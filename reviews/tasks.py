@@ -12,11 +12,17 @@ from leaderboards.services import period_rankings_compute_deal
 from reviews import services
 
 SWEEP_LOCK = "reviews:sweep"
-SWEEP_LOCK_SECONDS = 3600
+# A sweep that is killed (hard time limit, lost worker) leaves its lock
+# behind: it lapses a minute after the longest a sweep may last.
+SWEEP_TIME_LIMIT = 300
+SWEEP_LOCK_SECONDS = SWEEP_TIME_LIMIT + 60
 
 
 @shared_task(
+    name="reviews.tasks.game_review_task",
     acks_late=True,
+    soft_time_limit=60,
+    time_limit=90,
     autoretry_for=(DatabaseError,),
     retry_backoff=5,
     retry_backoff_max=300,
@@ -28,7 +34,12 @@ def game_review_task(game_id: str) -> bool:
     return services.game_review(game_id=UUID(game_id))
 
 
-@shared_task(acks_late=True)
+@shared_task(
+    name="reviews.tasks.reviews_sweep_task",
+    acks_late=True,
+    soft_time_limit=SWEEP_TIME_LIMIT - 60,
+    time_limit=SWEEP_TIME_LIMIT,
+)
 def reviews_sweep_task() -> dict[str, int]:
     """On the beat: closed games of the last days that no task reviewed, and the
     score checks that waited for enough results. One run at a time."""
@@ -40,7 +51,12 @@ def reviews_sweep_task() -> dict[str, int]:
         cache.delete(SWEEP_LOCK)
 
 
-@shared_task(acks_late=True)
+@shared_task(
+    name="reviews.tasks.review_period_tables_task",
+    acks_late=True,
+    soft_time_limit=60,
+    time_limit=90,
+)
 def review_period_tables_task(deal_id: int) -> dict[str, int]:
     """After a result was taken off the leaderboards or put back: the weekly and
     all-time tables it counts in, recomputed without waiting for the beat."""
