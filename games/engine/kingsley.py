@@ -43,6 +43,7 @@ class KingsleyState(KlondikeFamilyState):
 class Kingsley(KlondikeFamily[KingsleyState]):
     key = "kingsley"
     name = "Kingsley"
+    rules_version = 1
     draw_count = 1
     can_lose = True
     lost_reason = LOST_REASON

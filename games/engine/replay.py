@@ -1,7 +1,8 @@
 """Replaying a stored game: a deal and a move log in, the outcome out.
 
-The input is a "case": {"variant": key, "options": {...}, "deck": [52 codes in deal
-order] or "seed": "...", "moves": ["draw", "w-t3", ...]}. Bad input raises EngineError;
+The input is a "case": {"variant": key, "rules_version": N (optional: the newest by
+default), "options": {...}, "deck": [52 codes in deal order] or "seed": "...", "moves":
+["draw", "w-t3", ...]}. Bad input raises EngineError;
 an illegal or malformed move does not: it stops the replay and is reported in the result.
 """
 
@@ -13,13 +14,14 @@ from .registry import get_variant
 from .rng import shuffled_deck
 from .variant import Json
 
-_CASE_KEYS = ("variant", "options", "deck", "seed", "moves")
+_CASE_KEYS = ("variant", "rules_version", "options", "deck", "seed", "moves")
 
 
 def replay(case: Mapping[str, Any]) -> Json:
-    """{"status", "score", ["points",] "moves_applied", "error": None or {"index", "move",
-    "message"}, "public": the public view where the replay stopped}; "points" only for a
-    variant whose ``points`` hook gives a figure (Steps' action points)."""
+    """{"rules_version": the version replayed under, "status", "score", ["points",]
+    "moves_applied", "error": None or {"index", "move", "message"}, "public": the public
+    view where the replay stopped}; "points" only for a variant whose ``points`` hook
+    gives a figure (Steps' action points)."""
     if not isinstance(case, Mapping):
         raise EngineError("A replay case must be a JSON object")
     unknown = [key for key in case if key not in _CASE_KEYS]
@@ -30,7 +32,9 @@ def replay(case: Mapping[str, Any]) -> Json:
         )
     if "variant" not in case:
         raise EngineError("The case has no variant")
-    variant = get_variant(case["variant"])
+    if "rules_version" in case and case["rules_version"] is None:
+        raise EngineError("The case's rules_version must be a whole number, or left out")
+    variant = get_variant(case["variant"], case.get("rules_version"))
     if "options" in case and not isinstance(case["options"], Mapping):
         raise EngineError("The case's options must be an object")
     options = variant.normalize_options(case.get("options"))
@@ -51,7 +55,11 @@ def replay(case: Mapping[str, Any]) -> Json:
             error = {"index": index, "move": text, "message": str(exc)}
             break
         applied += 1
-    result: Json = {"status": variant.status(state), "score": variant.score(state)}
+    result: Json = {
+        "rules_version": variant.rules_version,
+        "status": variant.status(state),
+        "score": variant.score(state),
+    }
     points = variant.points(state)
     if points is not None:  # only variants with a second figure (Steps) report it
         result["points"] = points

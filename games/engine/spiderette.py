@@ -132,6 +132,7 @@ def deals_left(stock_size: int) -> int:
 class Spiderette(Variant[SpideretteState]):
     key = "spiderette"
     name = "Spiderette"
+    rules_version = 1
 
     def deal(
         self, deck: Sequence[str], options: Mapping[str, object] | None = None

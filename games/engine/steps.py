@@ -260,6 +260,7 @@ def _takes(pile: Pile, card: str) -> bool:
 class Steps(KlondikeFamily[StepsState]):
     key = "steps"
     name = "Steps"
+    rules_version = 1
     can_lose = True
     lost_reason = LOST_REASON
     _extra_keys = frozenset({"options", "reserves", "recycles", "points", "reserve_uses"})

@@ -46,6 +46,11 @@ class Variant(ABC, Generic[StateT]):
 
     key: ClassVar[str]
     name: ClassVar[str]
+    rules_version: ClassVar[int]
+    """Which version of the variant's rules this class implements, from 1. A change that
+    can alter the outcome of a stored game (a scoring constant, a move gained or lost)
+    is a new class with the next version, registered beside the old one: a game keeps
+    the version it was dealt under (``get_variant(key, rules_version=...)``)."""
 
     def normalize_options(self, options: Mapping[str, object] | None) -> Json:
         """The options in canonical form, or EngineError. By default a variant has no

@@ -5,7 +5,7 @@ from collections.abc import Mapping, Sequence
 from games.engine import full_deck, get_variant
 from games.engine.cards import SUITS
 from games.engine.kingsley import Kingsley, KingsleyState
-from games.engine.klondike import Klondike, KlondikeState, Pile, recycle_score
+from games.engine.klondike import Klondike, KlondikeState, Pile
 from games.engine.spiderette import Spiderette, SpideretteState
 
 KLONDIKE = get_variant("klondike")
@@ -54,7 +54,12 @@ def make_state(
     piles += [Pile()] * (7 - len(piles))
     heights = tuple((foundations or {}).get(suit, 0) for suit in SUITS)
     return KlondikeState(
-        tuple(piles), heights, cards(stock), cards(waste), recycles, recycle_score(recycles)
+        tuple(piles),
+        heights,
+        cards(stock),
+        cards(waste),
+        recycles,
+        KLONDIKE.recycle_score(recycles),
     )
 
 

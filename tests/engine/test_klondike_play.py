@@ -268,12 +268,21 @@ def _snapshot(**changes):
         (_snapshot(waste="AS"), "list of card codes"),
         (_snapshot(recycles=-1), "recycle count"),
         (_snapshot(recycles=True), "recycle count"),
-        (_snapshot(recycles=4), "score must be -20"),
+        (_snapshot(score="0"), "score must be a whole number"),
+        (_snapshot(score=None), "score must be a whole number"),
     ],
 )
 def test_load_refuses_garbage(data, message):
     with pytest.raises(EngineError, match=message):
         KLONDIKE.load(data)
+
+
+def test_load_derives_the_score_from_the_recycles():
+    # The score is the rules' charge for the recycles: a version of the rules with another
+    # charge derives its own, so a stored score is not checked against this one's.
+    assert KLONDIKE.load(_snapshot(recycles=4, score=0)).score == -20
+    assert KLONDIKE.load(_snapshot(recycles=5, score=-999)).score == -40
+    assert KLONDIKE.dump(KLONDIKE.load(_snapshot(recycles=5, score=-999)))["score"] == -40
 
 
 def test_load_refuses_impossible_piles():

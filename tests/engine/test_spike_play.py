@@ -299,10 +299,9 @@ def _gone_under_a_card():
         (_with(streak=-1), "The streak must be a whole number from 0 to 3"),
         (_with(streak=4), "from 0 to 3"),
         (_with(streak=True), "The streak"),
-        (_with(score=299), "The score must be a multiple of 50 from 300 to 900"),
-        (_with(score=950), "from 300 to 900"),
-        (_with(score=325), "multiple of 50"),
+        (_with(score=-50), "The score must be a whole number from 0 up"),
         (_with(score="300"), "The score"),
+        (_with(score=True), "The score"),
         (_with(time_bonus_seconds=2), "0 outside time_attack"),
         (_with(time_bonus_seconds=-2), "time_bonus_seconds"),
     ],
@@ -328,6 +327,15 @@ def test_load_accepts_time_bonus_in_time_attack_only():
     assert data["time_bonus_seconds"] == 2  # the third card of the streak
     for seconds in (0, 4, 6):
         assert SPIKE.load({**data, "time_bonus_seconds": seconds}).time_bonus_seconds == seconds
-    for seconds in (3, 8):
-        with pytest.raises(EngineError, match="at most 2 per card played"):
+    for seconds in (-2, 1.5, "2"):
+        with pytest.raises(EngineError, match="time_bonus_seconds must be a whole number"):
             SPIKE.load({**data, "time_bonus_seconds": seconds})
+
+
+def test_load_takes_the_figures_that_depend_on_the_scoring_as_they_are():
+    # The score and the bonus seconds depend on the order of play and on scoring figures
+    # that a later version of the rules may change: load does not judge them.
+    data = _snapshot("time_attack")
+    loaded = SPIKE.load({**data, "score": 325, "time_bonus_seconds": 3})
+    assert (loaded.score, loaded.time_bonus_seconds) == (325, 3)
+    assert SPIKE.load({**_snapshot(), "score": 5000}).score == 5000

@@ -115,11 +115,26 @@ def test_the_fixtures_deal_from_their_decks():
 
 def test_points_are_reported_only_by_a_variant_that_keeps_them():
     result = replay({"variant": "steps", "seed": "s", "moves": ["draw", "w-r1"]})
-    assert list(result) == ["status", "score", "points", "moves_applied", "error", "public"]
+    assert list(result) == [
+        "rules_version",
+        "status",
+        "score",
+        "points",
+        "moves_applied",
+        "error",
+        "public",
+    ]
     assert result["points"] == -2
     for key in ["klondike", "kingsley", "spiderette", "spike"]:
         other = replay({"variant": key, "seed": "s", "moves": []})
-        assert list(other) == ["status", "score", "moves_applied", "error", "public"]
+        assert list(other) == [
+            "rules_version",
+            "status",
+            "score",
+            "moves_applied",
+            "error",
+            "public",
+        ]
         assert get_variant(key).points(get_variant(key).deal(shuffled_deck("s"))) is None
 
 
