@@ -131,8 +131,11 @@ ACCOUNT_EMAIL_VERIFICATION = "optional"
 ACCOUNT_PREVENT_ENUMERATION = True
 ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
 ACCOUNT_USERNAME_MIN_LENGTH = 3
-# Failed logins are throttled per account and per address; allauth keeps the
-# counters in the cache, which is Redis outside the embedded default.
+ACCOUNT_ADAPTER = "accounts.adapter.ArenaAccountAdapter"
+# Failed logins are throttled per address, and per login typed from one address
+# (the adapter adds the address to allauth's "key"), so nobody can lock a player
+# out from elsewhere; allauth keeps the counters in the cache (Redis outside the
+# embedded default, falling back to process memory while Redis is down).
 ACCOUNT_RATE_LIMITS = {
     "login_failed": os.environ.get("LOGIN_FAILED_RATE_LIMIT", "10/m/ip,5/300s/key"),
 }

@@ -175,3 +175,69 @@ def test_sign_up_with_a_taken_email_makes_no_second_account(client, alice):
     assert response.status_code == 200
     assert not get_user_model().objects.filter(username="impostor").exists()
     assert logged_in_user_id(client) is None
+
+
+ATTACKER = "203.0.113.9"
+ELSEWHERE = "198.51.100.7"
+
+
+def test_failures_from_one_address_do_not_lock_the_account_elsewhere(client, alice):
+    for _attempt in range(5):
+        response = client.post(
+            LOGIN_URL, {"login": "alice", "password": "wrong"}, REMOTE_ADDR=ATTACKER
+        )
+        assert error_texts(response) == [BAD_CREDENTIALS]
+    attacker_refused = client.post(
+        LOGIN_URL, {"login": "alice", "password": "wrong"}, REMOTE_ADDR=ATTACKER
+    )
+    assert error_texts(attacker_refused) == [TOO_MANY]
+
+    # Alice, from her own address, gets in with her password...
+    from_alice = client.post(
+        LOGIN_URL, {"login": "alice", "password": PASSWORD}, REMOTE_ADDR=ELSEWHERE
+    )
+    assert from_alice.status_code == 302
+    assert logged_in_user_id(client) == str(alice.pk)
+    client.post(reverse("account_logout"), REMOTE_ADDR=ELSEWHERE)
+
+    # ...while the attacker's address stays throttled for her account, right password or not.
+    still_refused = client.post(
+        LOGIN_URL, {"login": "alice", "password": PASSWORD}, REMOTE_ADDR=ATTACKER
+    )
+    assert error_texts(still_refused) == [TOO_MANY]
+    assert logged_in_user_id(client) is None
+
+
+def test_the_per_address_limit_still_counts_failures_across_accounts(client, make_user):
+    """Spreading guesses over many accounts from one address is still cut at 10 a minute."""
+    make_user(username="dave", password=PASSWORD)
+    for number in range(10):
+        client.post(
+            LOGIN_URL, {"login": f"guess{number}", "password": "wrong"}, REMOTE_ADDR=ATTACKER
+        )
+
+    refused = client.post(LOGIN_URL, {"login": "dave", "password": PASSWORD}, REMOTE_ADDR=ATTACKER)
+    elsewhere = client.post(
+        LOGIN_URL, {"login": "dave", "password": PASSWORD}, REMOTE_ADDR=ELSEWHERE
+    )
+
+    assert error_texts(refused) == [TOO_MANY]
+    assert elsewhere.status_code == 302
+
+
+def test_ipv6_addresses_of_one_network_share_the_account_budget(client, alice):
+    """An attacker rotating through the addresses of one /64 is one address."""
+    for host in range(5):
+        client.post(
+            LOGIN_URL, {"login": "alice", "password": "wrong"}, REMOTE_ADDR=f"2001:db8::{host + 1}"
+        )
+
+    refused = client.post(
+        LOGIN_URL, {"login": "alice", "password": PASSWORD}, REMOTE_ADDR="2001:db8::99"
+    )
+    elsewhere = client.post(
+        LOGIN_URL, {"login": "alice", "password": PASSWORD}, REMOTE_ADDR="2001:db8:1::1"
+    )
+
+    assert error_texts(refused) == [TOO_MANY]
+    assert elsewhere.status_code == 302
