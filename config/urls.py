@@ -1,7 +1,12 @@
+from allauth.account.decorators import secure_admin_login
 from django.contrib import admin
 from django.urls import include, path
 
 from games import views as game_views
+
+# Staff log in on the players' login page, and so through the same throttle: the
+# admin's own login form is never shown (allauth's recommendation).
+admin.site.login = secure_admin_login(admin.site.login)  # type: ignore[method-assign]
 
 urlpatterns = [
     path("", game_views.home, name="home"),
