@@ -65,13 +65,29 @@ class GameReview(models.Model):
 class Verification(models.Model):
     """One run of the replay check: the stored move log re-run from the deal and
     compared with what was stored. The automatic run happens once per game (a
-    partial unique constraint); a reviewer's "verify again" adds more."""
+    partial unique constraint); the sweep's rechecks (a record that changed since)
+    and a reviewer's "verify again" add more."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="verifications")
-    automatic = models.BooleanField(default=True)
+    automatic = models.BooleanField(
+        default=True, help_text="The one automatic review of the game, when it closed."
+    )
+    recheck = models.BooleanField(
+        default=False,
+        help_text="A re-verification by the sweep: the record's digest differed from the "
+        "last verification's.",
+    )
     ok = models.BooleanField()
     details = models.TextField(help_text="What matched or what did not, with the figures.")
     figures = models.JSONField(default=dict, help_text="Stored and replayed figures.")
+    digest = models.CharField(
+        max_length=64,
+        blank=True,
+        default="",
+        help_text="SHA-256 of what was verified (reviews.replays.record_digest): the game's "
+        "move log, status, scores, moves and time, and its result's figures. Empty for "
+        "verifications made before digests existed.",
+    )
     verified_at = models.DateTimeField(default=timezone.now)
     requested_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -90,6 +106,15 @@ class Verification(models.Model):
 
     def __str__(self) -> str:
         return f"verification of game {self.game_id}: {'ok' if self.ok else 'mismatch'}"
+
+    @property
+    def source(self) -> str:
+        """Who asked for this run, as the reviewers' page shows it."""
+        if self.automatic:
+            return "automatic"
+        if self.recheck:
+            return "sweep recheck"
+        return self.requested_by.get_username() if self.requested_by is not None else "reviewer"
 
 
 class Flag(models.Model):

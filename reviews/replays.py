@@ -6,11 +6,16 @@ is the game's secret seed shuffled again (`shuffled_deck`) and dealt with the
 game's options, exactly as `games.services.game_start` dealt it.
 """
 
+import hashlib
+import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from games.engine import EngineError, Variant, get_variant, shuffled_deck
 from games.models import Game
+from leaderboards.models import Result
+from leaderboards.services import ranking_rule_for
 
 # The engine's status of the replayed position, for each stored status of a closed game.
 EXPECTED_ENGINE_STATUS: dict[str, str] = {
@@ -66,17 +71,60 @@ def replay_game(game: Game, *, upto: int | None = None) -> ReplayRun:
     return ReplayRun(variant, state, applied, None)
 
 
+# What a verification vouches for, and so what its digest covers: the game's
+# figures and line of play, and the leaderboard row made from them.
+GAME_RECORD_FIELDS = ("status", "score", "final_score", "move_count", "elapsed_ms", "move_log")
+RESULT_RECORD_FIELDS = (
+    "player_id",
+    "daily_deal_id",
+    "score",
+    "won",
+    "move_count",
+    "elapsed_ms",
+    "rank_key",
+)
+
+
+def record_digest(game: Mapping[str, Any], result: Mapping[str, Any] | None) -> str:
+    """SHA-256 of the canonical JSON (sorted keys, no spaces, ASCII) of a game's
+    record (GAME_RECORD_FIELDS) and of its result's (RESULT_RECORD_FIELDS, or
+    null without a result). Equal digests: nothing the verification looked at
+    has changed since."""
+    record = {
+        "game": {field: game[field] for field in GAME_RECORD_FIELDS},
+        "result": None
+        if result is None
+        else {field: result[field] for field in RESULT_RECORD_FIELDS},
+    }
+    canonical = json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return hashlib.sha256(canonical.encode("ascii")).hexdigest()
+
+
+def game_record_digest(game: Game, result: Result | None) -> str:
+    return record_digest(
+        {field: getattr(game, field) for field in GAME_RECORD_FIELDS},
+        None
+        if result is None
+        else {field: getattr(result, field) for field in RESULT_RECORD_FIELDS},
+    )
+
+
 @dataclass(frozen=True)
 class VerificationOutcome:
     ok: bool
     details: str
     figures: dict[str, Any]
     mismatches: list[str]
+    digest: str
+    """The record_digest of exactly the game and result this outcome is about."""
 
 
 def verify_game(game: Game) -> VerificationOutcome:
     """Re-run the whole move log from the deal; the status, score, final score,
-    move count and the full position must all be what the game stored."""
+    move count and the full position must all be what the game stored, and its
+    leaderboard result (if any) must carry the game's figures."""
+    result = Result.objects.filter(game_id=game.id).first()
+    digest = game_record_digest(game, result)
     stored = {
         "status": game.status,
         "score": game.score,
@@ -85,12 +133,18 @@ def verify_game(game: Game) -> VerificationOutcome:
         "moves_logged": len(game.move_log),
         "elapsed_seconds": game.elapsed_ms // 1000,
     }
+    result_mismatches = _result_mismatches(game, result)
     try:
         run = replay_game(game)
     except UnplayableGame as error:
         message = f"the deal could not be dealt again: {error}"
+        mismatches = [message, *result_mismatches]
         return VerificationOutcome(
-            False, f"Replay mismatch: {message}.", {"stored": stored, "error": message}, [message]
+            False,
+            "Replay mismatch: " + "; ".join(mismatches) + ".",
+            {"stored": stored, "error": message, **_result_figures(result)},
+            mismatches,
+            digest,
         )
     variant, state = run.variant, run.state
     engine_status = variant.status(state)
@@ -126,7 +180,8 @@ def verify_game(game: Game) -> VerificationOutcome:
     else:
         if not same_position:
             mismatches.append("the stored position differs from the replayed one")
-    figures: dict[str, Any] = {"stored": stored, "replayed": replayed}
+    mismatches.extend(result_mismatches)
+    figures: dict[str, Any] = {"stored": stored, "replayed": replayed, **_result_figures(result)}
     if run.error is not None:
         figures["error"] = {
             "index": run.error.index,
@@ -141,4 +196,48 @@ def verify_game(game: Game) -> VerificationOutcome:
             f"{game.score}, final score {game.final_score}, {game.move_count} moves, "
             "same position."
         )
-    return VerificationOutcome(not mismatches, details, figures, mismatches)
+    return VerificationOutcome(not mismatches, details, figures, mismatches, digest)
+
+
+def _result_figures(result: Result | None) -> dict[str, Any]:
+    if result is None:
+        return {}
+    return {"result": {field: getattr(result, field) for field in RESULT_RECORD_FIELDS}}
+
+
+def _result_mismatches(game: Game, result: Result | None) -> list[str]:
+    """The leaderboard row against the game it was made from (result_record):
+    a result changed on its own ranks what the game never scored."""
+    if result is None:
+        return []
+    expected = {
+        "player_id": game.player_id,
+        "daily_deal_id": game.daily_deal_id,
+        "score": game.final_score,
+        "won": game.status == Game.Status.WON,
+        "move_count": game.move_count,
+        "elapsed_ms": game.elapsed_ms,
+    }
+    labels = {
+        "player_id": ("player", "the game's player"),
+        "daily_deal_id": ("daily deal", "the game's daily deal"),
+        "score": ("score", "the game's final score"),
+        "won": ("won", "the game's status gives won"),
+        "move_count": ("moves", "the game's moves"),
+        "elapsed_ms": ("time in ms", "the game's time in ms"),
+    }
+    mismatches = [
+        f"result: {labels[field][0]} {getattr(result, field)} on the leaderboards, "
+        f"{labels[field][1]} {value}"
+        for field, value in expected.items()
+        if getattr(result, field) != value
+    ]
+    try:
+        rank_key = ranking_rule_for(result.variant).rank_key(result)
+    except KeyError:  # a game no longer ranked daily: its figures above still count
+        rank_key = result.rank_key
+    if rank_key != result.rank_key:
+        mismatches.append(
+            f"result: rank key: on the leaderboards {result.rank_key}, its figures give {rank_key}"
+        )
+    return mismatches

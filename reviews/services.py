@@ -13,7 +13,9 @@ and the leaderboards in step: a result is listed only while the game is clear
 """
 
 import logging
-from datetime import date, datetime, timedelta
+import secrets
+from collections.abc import Iterator
+from datetime import UTC, date, datetime, timedelta
 from functools import partial
 from typing import Any
 from uuid import UUID
@@ -22,15 +24,22 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, Max, Min, OuterRef, Q, Subquery
 from django.utils import timezone
 
-from games.models import Game
+from games.models import DailyDeal, Game
 from leaderboards.models import Result
 from leaderboards.services import result_listing_set
 from reviews import rules
 from reviews.models import AuditEntry, Flag, GameReview, Verification
-from reviews.replays import VerificationOutcome, verify_game
+from reviews.replays import (
+    GAME_RECORD_FIELDS,
+    RESULT_RECORD_FIELDS,
+    VerificationOutcome,
+    game_record_digest,
+    record_digest,
+    verify_game,
+)
 from reviews.rules import Finding, OutlierCheck
 from reviews.selectors import is_reviewer
 
@@ -113,11 +122,147 @@ def games_to_review(*, now: datetime, days: int | None) -> list[UUID]:
 
 def reviews_sweep(*, now: datetime | None = None, days: int | None = None) -> dict[str, int]:
     """The periodic catch-up: review the closed games the task missed (one batch),
-    and judge the scores that waited for enough results on their deal."""
+    judge the scores that waited for enough results on their deal, and recheck
+    listed results against the digest of their last verification."""
     now = now or timezone.now()
     reviewed = sum(game_review(game_id=game_id) for game_id in games_to_review(now=now, days=days))
     outliers = outliers_recheck(today=now.date())
-    return {"reviewed": reviewed, "outliers_flagged": outliers}
+    return {"reviewed": reviewed, "outliers_flagged": outliers, **results_recheck(now=now)}
+
+
+# -- the recheck of listed results ---------------------------------------------------
+
+# What the recheck reads of each result: the game's record, the result's, and the
+# digest of the game's last verification.
+_RECHECK_VALUES = (
+    "game_id",
+    *(f"game__{field}" for field in GAME_RECORD_FIELDS),
+    *RESULT_RECORD_FIELDS,
+    "verified_digest",
+)
+RECHECK_CHUNK = 1000
+
+
+def results_recheck(*, now: datetime) -> dict[str, int]:
+    """Tampering after review: every listed result of today's and yesterday's deals
+    (UTC) and REVIEW_RESAMPLE_SIZE other listed results drawn at random are
+    compared, by digest, with what their game's last verification vouched for. An
+    equal digest needs nothing more; a different one (or none, from before digests)
+    is replayed again (`game_recheck`), at most REVIEW_SWEEP_BATCH a run: the
+    rest wait for the next run (after a deploy every record from before digests
+    differs). Returns the results compared, replayed, flagged and deferred."""
+    yesterday = now.astimezone(UTC).date() - timedelta(days=1)
+    recent_deals = list(DailyDeal.objects.filter(date__gte=yesterday).values_list("id", flat=True))
+    sampled = _sampled_result_ids(size=settings.REVIEW_RESAMPLE_SIZE)
+    compared = replayed = flagged = deferred = 0
+    for row in _recheck_rows(deal_ids=recent_deals, result_ids=sampled):
+        compared += 1
+        current = record_digest(
+            {field: row[f"game__{field}"] for field in GAME_RECORD_FIELDS},
+            {field: row[field] for field in RESULT_RECORD_FIELDS},
+        )
+        if current == row["verified_digest"]:
+            continue
+        if replayed >= settings.REVIEW_SWEEP_BATCH:
+            deferred += 1
+            continue
+        replayed += 1
+        flagged += game_recheck(game_id=row["game_id"])
+    return {
+        "rechecked": compared,
+        "replayed": replayed,
+        "recheck_flagged": flagged,
+        "recheck_deferred": deferred,
+    }
+
+
+def _recheck_rows(*, deal_ids: list[int], result_ids: list[int]) -> Iterator[dict[str, Any]]:
+    """The listed results to recheck, with their game's record and the digest of
+    its last verification. A game never verified is left to the review."""
+    last = Verification.objects.filter(game=OuterRef("game_id")).order_by("-verified_at", "-id")
+    return (
+        Result.objects.listed()
+        .filter(Q(daily_deal_id__in=deal_ids) | Q(id__in=result_ids))
+        .filter(Exists(last))
+        .annotate(verified_digest=Subquery(last.values("digest")[:1]))
+        .order_by("id")
+        .values(*_RECHECK_VALUES)
+        .iterator(chunk_size=RECHECK_CHUNK)
+    )
+
+
+def _sampled_result_ids(*, size: int) -> list[int]:
+    """Up to `size` listed results drawn at random: one index seek each to the
+    first listed id at or after a random point (results after a gap of ids are a
+    little more likely). Unpredictable (secrets), so nobody can tell which old
+    results the next sweep looks at."""
+    listed = Result.objects.listed()
+    bounds = listed.aggregate(low=Min("id"), high=Max("id"))
+    low, high = bounds["low"], bounds["high"]
+    if size <= 0 or low is None or high is None:
+        return []
+    if high - low < size:
+        return list(listed.values_list("id", flat=True))
+    chooser = secrets.SystemRandom()
+    found: set[int] = set()
+    for point in (chooser.randint(low, high) for _ in range(size)):
+        hit = listed.filter(id__gte=point).order_by("id").values_list("id", flat=True).first()
+        if hit is not None:
+            found.add(hit)
+    return sorted(found)
+
+
+def game_recheck(*, game_id: UUID) -> bool:
+    """Replay a game whose record may have changed since its last verification,
+    and record the run (a sweep recheck). A replay mismatch, or a record that
+    changed although the replay matches (a closed game never changes), raises a
+    replay-mismatch flag and takes the result off the boards. Returns whether it
+    raised one. Does nothing when the record already matches its last
+    verification (another run got there first) or its result is no longer listed."""
+    game = Game.objects.select_related("player").filter(id=game_id).first()
+    if game is None or game.is_active:
+        return False
+    outcome = verify_game(game)
+    try:
+        with transaction.atomic():
+            _lock(game_id)
+            result = Result.objects.filter(game_id=game_id, listed=True).first()
+            last = Verification.objects.filter(game_id=game_id).first()
+            if result is None or last is None or last.digest == outcome.digest:
+                return False
+            fresh = Game.objects.get(id=game_id)
+            if game_record_digest(fresh, result) != outcome.digest:
+                return False  # changed again while replaying: the next sweep sees it
+            now = timezone.now()
+            review = _review_for_update(game, now)
+            _record_verification(game, outcome, now=now, recheck=True)
+            finding = _changed_record_finding(outcome, last)
+            if finding is not None:
+                _raise_flag(game, finding, by=None, now=now, new_evidence=True)
+            _sync_state(game, review)
+    except IntegrityError:
+        return False  # a flag another run raised first (SQLite takes no row lock)
+    return finding is not None
+
+
+def _changed_record_finding(
+    outcome: VerificationOutcome, last: Verification | None
+) -> Finding | None:
+    """A replay mismatch; or, for a record whose digest differs from the one its
+    last verification vouched for, that change itself, even with a replay that
+    matches. A verification from before digests (none stored) vouches for nothing."""
+    if not outcome.ok:
+        return Finding(rules.REPLAY_MISMATCH, outcome.details, outcome.figures)
+    if last is None or not last.digest or last.digest == outcome.digest:
+        return None
+    details = (
+        "Replay mismatch: the record changed after its verification of "
+        f"{last.verified_at:%Y-%m-%d %H:%M} UTC (#{last.id}): the digest of its move log, "
+        "figures and result differs, although the replay of the new record matches; a "
+        "closed game never changes."
+    )
+    figures = {**outcome.figures, "digest": {"verified": last.digest, "now": outcome.digest}}
+    return Finding(rules.REPLAY_MISMATCH, details, figures)
 
 
 def outliers_recheck(*, today: date) -> int:
@@ -191,15 +336,12 @@ def review_verify_again(*, game_id: UUID, reviewer: User, note: str) -> Verifica
         _lock(game_id)
         now = timezone.now()
         review = _review_for_update(game, now)
+        last = Verification.objects.filter(game_id=game_id).first()
         verification = _record_verification(game, outcome, now=now, requested_by=reviewer)
         flag = None
-        if not outcome.ok:
-            flag = _raise_flag(
-                game,
-                Finding(rules.REPLAY_MISMATCH, outcome.details, outcome.figures),
-                by=reviewer,
-                now=now,
-            )
+        finding = _changed_record_finding(outcome, last)
+        if finding is not None:
+            flag = _raise_flag(game, finding, by=reviewer, now=now)
         _audit(
             game,
             AuditEntry.Action.VERIFY,
@@ -339,12 +481,15 @@ def _review_for_update(game: Game, now: datetime) -> GameReview:
     return review
 
 
-def _raise_flag(game: Game, finding: Finding, *, by: User | None, now: datetime) -> Flag | None:
+def _raise_flag(
+    game: Game, finding: Finding, *, by: User | None, now: datetime, new_evidence: bool = False
+) -> Flag | None:
     """Open a flag of the finding's kind, with an audit entry. The automatic
     checks never raise a kind the game has had (a reviewer's decision on it
-    stands); a reviewer's check raises it unless one is open."""
+    stands), except on new evidence: a record that changed after that decision
+    (the sweep's recheck). A reviewer's check raises it unless one is open."""
     existing = Flag.objects.filter(game=game, kind=finding.kind)
-    if by is not None:
+    if by is not None or new_evidence:
         existing = existing.filter(status=Flag.Status.OPEN)
     if existing.exists():
         return None
@@ -413,15 +558,23 @@ def _audit(
 
 
 def _record_verification(
-    game: Game, outcome: VerificationOutcome, *, now: datetime, requested_by: User | None = None
+    game: Game,
+    outcome: VerificationOutcome,
+    *,
+    now: datetime,
+    requested_by: User | None = None,
+    recheck: bool = False,
 ) -> Verification:
-    """One verification run: automatic when nobody asked for it."""
+    """One verification run, with the digest of what it verified: the automatic
+    one when nobody asked for it and it is not the sweep's recheck."""
     return Verification.objects.create(
         game=game,
-        automatic=requested_by is None,
+        automatic=requested_by is None and not recheck,
+        recheck=recheck,
         ok=outcome.ok,
         details=outcome.details,
         figures=outcome.figures,
+        digest=outcome.digest,
         verified_at=now,
         requested_by=requested_by,
     )

@@ -246,6 +246,10 @@ REVIEW_OUTLIER_RECHECK_DAYS = 2
 REVIEW_SWEEP_DAYS = 7
 REVIEW_SWEEP_GRACE_SECONDS = 60
 REVIEW_SWEEP_BATCH = 500
+# The sweep's recheck of listed results: every one of today's and yesterday's deals,
+# and this many listed results drawn at random from all the others, each run. A record
+# whose digest differs from its last verification is replayed again.
+REVIEW_RESAMPLE_SIZE = int(os.environ.get("REVIEW_RESAMPLE_SIZE", "50"))
 
 # Daily deals and leaderboards: a game joins them with one line here (its deal
 # options and the name of its ranking rule in leaderboards/ranking.py).
