@@ -104,13 +104,17 @@ LEADERBOARD_KEY_PREFIX = os.environ.get("LEADERBOARD_KEY_PREFIX", "arena:lb")
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # RedisCache whose rate-limit counters fall back to process memory while
+            # Redis is unreachable, so the account pages keep working (accounts/cache.py).
+            "BACKEND": "accounts.cache.FailOpenRedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "arena"),
         }
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+            # A Redis that hangs costs a request seconds, not forever.
+            "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
 
 # One backend (allauth's, a ModelBackend): one password hash per login attempt,
 # whether the login exists or not (accounts/auth_backends.py).
