@@ -1,0 +1,1 @@
+"""Request parsing shared by every app (no models: not an installed app)."""
