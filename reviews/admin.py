@@ -240,11 +240,15 @@ class GameReviewAdmin(ReviewersOnly, admin.ModelAdmin):
             if not selectors.is_reviewer(request.user):
                 raise PermissionDenied
             game = get_object_or_404(
-                Game.objects.exclude(status=Game.Status.ACTIVE).select_related("daily_deal"),
+                Game.objects.exclude(status=Game.Status.ACTIVE).select_related(
+                    "daily_deal", "player"
+                ),
                 pk=object_id,
             )
-            refusal = selectors.replay_refusal(game=game, viewer=request.user, today=today_utc())
+            today = today_utc()
+            refusal = selectors.replay_refusal(game=game, viewer=request.user, today=today)
             if refusal is None:
+                services.replay_view_record(game=game, viewer=request.user, today=today)
                 return view(request, object_id)
             context = {
                 **self.admin_site.each_context(request),

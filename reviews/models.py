@@ -125,6 +125,7 @@ class Flag(models.Model):
         REPLAY_MISMATCH = "replay_mismatch", "Replay mismatch"
         IMPLAUSIBLE_SPEED = "implausible_speed", "Implausible speed"
         SCORE_OUTLIER = "score_outlier", "Score outlier"
+        DEAL_SEEN = "deal_seen", "Deal seen in a replay"
 
     class Status(models.TextChoices):
         OPEN = "open", "Open"
@@ -190,6 +191,7 @@ class AuditEntry(models.Model):
         VOID = "void", "Voided"
         RESTORE = "restore", "Restored"
         DISMISS_FLAG = "dismiss_flag", "Flag dismissed"
+        REPLAY_VIEWED = "replay_viewed", "Replay of a live deal viewed"
 
     created_at = models.DateTimeField(default=timezone.now, db_index=True)
     actor = models.ForeignKey(

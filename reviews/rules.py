@@ -12,6 +12,7 @@ from typing import Any
 REPLAY_MISMATCH = "replay_mismatch"
 IMPLAUSIBLE_SPEED = "implausible_speed"
 SCORE_OUTLIER = "score_outlier"
+DEAL_SEEN = "deal_seen"
 
 
 @dataclass(frozen=True)

@@ -86,6 +86,9 @@ def game_review(*, game_id: UUID) -> bool:
                 findings.append(Finding(rules.REPLAY_MISMATCH, outcome.details, outcome.figures))
             if speed is not None:
                 findings.append(speed)
+            seen = _deal_seen_finding(game)
+            if seen is not None:
+                findings.append(seen)
             result = Result.objects.filter(game_id=game_id).first()
             if result is not None:
                 check = _outlier_check(result)
@@ -99,6 +102,60 @@ def game_review(*, game_id: UUID) -> bool:
         # Another run of the same game committed first (SQLite takes no row lock).
         return False
     return True
+
+
+def _deal_seen_finding(game: Game) -> Finding | None:
+    """A ranked daily result of a player (a reviewer) who had opened a replay of
+    the same deal while it was live, before finishing this game: every card of
+    the deal was in front of them."""
+    if game.daily_deal_id is None or not game.is_ranked or game.finished_at is None:
+        return None
+    viewed = (
+        AuditEntry.objects.filter(
+            action=AuditEntry.Action.REPLAY_VIEWED,
+            actor_id=game.player_id,
+            game__daily_deal_id=game.daily_deal_id,
+            created_at__lte=game.finished_at,
+        )
+        .order_by("created_at")
+        .first()
+    )
+    if viewed is None:
+        return None
+    details = (
+        f"The player opened the replay of game {str(viewed.game_id)[:8]} of this daily deal "
+        f"at {viewed.created_at:%Y-%m-%d %H:%M} UTC, while the deal was live and before "
+        "finishing this game: every card of the deal was shown."
+    )
+    return Finding(
+        rules.DEAL_SEEN,
+        details,
+        {"audit_entry": viewed.id, "viewed_game": str(viewed.game_id)},
+    )
+
+
+def replay_view_record(*, game: Game, viewer: User, today: date) -> AuditEntry | None:
+    """A reviewer opens the replay of a game of a live daily deal (one they have
+    no attempt at: the viewer refuses the others): an audit entry, once per
+    reviewer and game, so that a ranked attempt of theirs at the deal made after
+    it is flagged (`deal_seen`). Nothing for a deal whose day is over."""
+    deal = game.daily_deal
+    if deal is None or deal.date < today:
+        return None
+    seen = AuditEntry.objects.filter(
+        action=AuditEntry.Action.REPLAY_VIEWED, actor_id=viewer.pk, game_id=game.id
+    )
+    if seen.exists():
+        return None
+    return _audit(
+        game,
+        AuditEntry.Action.REPLAY_VIEWED,
+        actor=viewer,
+        note=f"Opened the replay while the {deal.variant} daily deal of {deal.date:%Y-%m-%d} "
+        "was live.",
+        now=timezone.now(),
+        details={"daily_deal": deal.id},
+    )
 
 
 def _verified_automatically(game_id: UUID) -> bool:

@@ -34,7 +34,7 @@ LOST_REASON = (
 )
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, slots=True)
 class KingsleyState(KlondikeFamilyState):
     """The family's state as it is: no recycles, and the score is derived."""
 
@@ -48,15 +48,24 @@ class Kingsley(KlondikeFamily[KingsleyState]):
     can_lose = True
     lost_reason = LOST_REASON
 
-    def start(
+    def _start(
         self,
-        *,
         tableau: tuple[Pile, ...],
         foundations: tuple[int, ...],
         stock: tuple[str, ...],
         options: Json,
     ) -> KingsleyState:
-        return KingsleyState(tableau=tableau, foundations=foundations, stock=stock)
+        return KingsleyState(tableau, foundations, stock)
+
+    def _rebuild(
+        self,
+        state: KingsleyState,
+        tableau: tuple[Pile, ...],
+        foundations: tuple[int, ...],
+        stock: tuple[str, ...],
+        waste: tuple[str, ...],
+    ) -> KingsleyState:
+        return KingsleyState(tableau, foundations, stock, waste)
 
     def recycle_refusal(self, state: KingsleyState) -> str | None:
         return ONE_PASS
@@ -85,16 +94,15 @@ class Kingsley(KlondikeFamily[KingsleyState]):
             "lost_reason": LOST_REASON if status == "lost" else None,
         }
 
-    def load_extra(
+    def _load_extra(
         self,
         data: Mapping[str, Any],
-        *,
         tableau: tuple[Pile, ...],
         foundations: tuple[int, ...],
         stock: tuple[str, ...],
         waste: tuple[str, ...],
     ) -> KingsleyState:
-        return KingsleyState(tableau=tableau, foundations=foundations, stock=stock, waste=waste)
+        return KingsleyState(tableau, foundations, stock, waste)
 
 
 @lru_cache(maxsize=256)

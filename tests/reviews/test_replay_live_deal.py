@@ -9,8 +9,11 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from games.models import DailyDeal
+from leaderboards.models import Result
+from reviews.models import AuditEntry, Flag, GameReview
 from tests.leaderboards.helpers import deal_of
-from tests.reviews.helpers import finished_game, start
+from tests.reviews.helpers import committed, finished_game, start
 
 pytestmark = pytest.mark.django_db
 
@@ -87,3 +90,42 @@ def test_staff_without_the_permission_still_get_a_plain_403(staff, played):
     response = replay(staff, played)
     assert response.status_code == 403
     assert "attempt of your own" not in response.content.decode()
+
+
+class TestLookedThenPlayed:
+    """The viewer cannot know whether a reviewer without an attempt will play the
+    deal later: it writes down that they looked, and their ranked result at that
+    deal is flagged and off the boards until another reviewer decides."""
+
+    def test_a_ranked_result_after_opening_a_replay_of_the_live_deal_is_flagged(
+        self, reviewer, played, deal
+    ):
+        assert replay(reviewer, played).status_code == 200
+        assert replay(reviewer, played).status_code == 200  # one entry, however many steps
+        [entry] = AuditEntry.objects.filter(action=AuditEntry.Action.REPLAY_VIEWED)
+        assert entry.actor == reviewer
+        assert entry.game_id == played.id
+        assert entry.note == (
+            f"Opened the replay while the klondike daily deal of {deal.date:%Y-%m-%d} was live."
+        )
+        with committed():
+            own = finished_game(reviewer, moves=12, deal=deal)
+        assert own.is_ranked
+        flag = Flag.objects.get(game=own)
+        assert flag.kind == Flag.Kind.DEAL_SEEN
+        assert flag.details.startswith(
+            f"The player opened the replay of game {str(played.id)[:8]} of this daily deal"
+        )
+        assert Result.objects.get(game=own).listed is False
+        assert GameReview.objects.get(game=own).state == GameReview.State.UNDER_REVIEW
+
+    def test_a_reviewer_who_did_not_look_is_not_flagged(self, reviewer, played, deal):
+        with committed():
+            own = finished_game(reviewer, moves=12, deal=deal)
+        assert not Flag.objects.filter(game=own).exists()
+        assert Result.objects.get(game=own).listed is True
+
+    def test_a_replay_of_a_deal_whose_day_is_over_is_not_written_down(self, reviewer, played, deal):
+        DailyDeal.objects.filter(id=deal.id).update(date=deal.date - timedelta(days=1))
+        assert replay(reviewer, played).status_code == 200
+        assert not AuditEntry.objects.filter(action=AuditEntry.Action.REPLAY_VIEWED).exists()
