@@ -1,20 +1,30 @@
 """Deciding that a game is stuck: the stock is empty and no move that can change the
-outcome is left, now or after any rearrangement of the tableau.
+outcome is left, now or after any sequence of moves that cannot.
 
-A move is *productive* when it makes progress that can never be taken back: it puts a
-card on a foundation, turns a face-down card up, removes a run, takes the top waste card,
-or draws or deals from the stock. Every other move (a tableau move that turns nothing up
-and removes nothing) is *non-productive*: it only rearranges face-up cards.
+A move is *productive* when it makes progress that can never be taken back: for
+Kingsley and Spiderette, it puts a card on a foundation, turns a face-down card up,
+removes a run, takes the top waste card, or draws or deals from the stock. Every other
+move is *non-productive*. Each variant says which of its moves are which (Steps adds its
+own: a recycle while one is left is productive; a card into or out of a reserve slot
+that turns nothing up, and a retrieval, are not; a card put on a foundation is
+productive only above the foundations' height where the search started).
 
 A position whose stock is empty is stuck when no productive move is legal in it nor in
 any position reachable from it by non-productive moves alone. The variant supplies one
 function, ``explore(position)``: None when a productive move is legal in the position,
-otherwise the positions after each of its non-productive moves. ``is_stuck`` walks them.
+otherwise the positions after each of its non-productive moves. The search visits at
+most ``cap`` distinct positions (``SEARCH_CAP`` by default; Spiderette passes a smaller
+one); reaching it means "not stuck".
 
-Non-productive moves change only the face-up cards of the tableau, so a position is the
-tableau alone (the waste and foundations stay as they are). Which pile is which does not
-matter to whether a productive move exists, so positions are compared with their piles
-sorted: two tableaux that differ only in the order of their piles are one position.
+Two forms of position:
+
+- ``is_stuck``: for Kingsley and Spiderette, whose non-productive moves change only the
+  face-up cards of the tableau, a position is the tableau alone (the waste and
+  foundations stay as they are), compared with its piles sorted: two tableaux that
+  differ only in the order of their piles are one position;
+- ``is_stuck_among``: for positions that are more than a tableau (Steps: its
+  non-productive moves also change the reserve slots and, with retrieval, the
+  foundations), ``explore`` returns each successor already in canonical form.
 """
 
 from collections.abc import Callable, Hashable, Iterable

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from achievements.declarations import BY_CODE
 from achievements.models import Award
-from games.engine import get_variant, new_seed, parse_move, shuffled_deck, variant_keys
+from games.engine import get_variant, new_seed, parse_move, shuffled_deck
 from games.engine.spike import SPIKE_BONUS, SPIKE_SPANS, STOCK_BONUS
 from games.models import DailyDeal, Game
 from leaderboards.models import Result
@@ -30,14 +30,8 @@ def committed():
     return TestCase.captureOnCommitCallbacks(execute=True)
 
 
-def steps_in_engine() -> bool:
-    return "steps" in variant_keys()
-
-
 def dealt_state(variant: str, options: dict[str, Any] | None = None) -> dict[str, Any]:
-    """A fresh deal's snapshot, or nothing for a game the engine does not know yet."""
-    if variant not in variant_keys():
-        return {}
+    """A fresh deal's snapshot (EngineError for a game the engine does not know)."""
     engine = get_variant(variant)
     return engine.dump(engine.deal(shuffled_deck(new_seed()), engine.normalize_options(options)))
 
