@@ -34,7 +34,7 @@ LOST_REASON = (
 )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class KingsleyState(KlondikeFamilyState):
     """The family's state as it is: no recycles, and the score is derived."""
 
@@ -48,24 +48,15 @@ class Kingsley(KlondikeFamily[KingsleyState]):
     can_lose = True
     lost_reason = LOST_REASON
 
-    def _start(
+    def start(
         self,
+        *,
         tableau: tuple[Pile, ...],
         foundations: tuple[int, ...],
         stock: tuple[str, ...],
         options: Json,
     ) -> KingsleyState:
-        return KingsleyState(tableau, foundations, stock)
-
-    def _rebuild(
-        self,
-        state: KingsleyState,
-        tableau: tuple[Pile, ...],
-        foundations: tuple[int, ...],
-        stock: tuple[str, ...],
-        waste: tuple[str, ...],
-    ) -> KingsleyState:
-        return KingsleyState(tableau, foundations, stock, waste)
+        return KingsleyState(tableau=tableau, foundations=foundations, stock=stock)
 
     def recycle_refusal(self, state: KingsleyState) -> str | None:
         return ONE_PASS
@@ -94,15 +85,16 @@ class Kingsley(KlondikeFamily[KingsleyState]):
             "lost_reason": LOST_REASON if status == "lost" else None,
         }
 
-    def _load_extra(
+    def load_extra(
         self,
         data: Mapping[str, Any],
+        *,
         tableau: tuple[Pile, ...],
         foundations: tuple[int, ...],
         stock: tuple[str, ...],
         waste: tuple[str, ...],
     ) -> KingsleyState:
-        return KingsleyState(tableau, foundations, stock, waste)
+        return KingsleyState(tableau=tableau, foundations=foundations, stock=stock, waste=waste)
 
 
 @lru_cache(maxsize=256)

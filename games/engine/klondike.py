@@ -10,7 +10,7 @@ Everything but the recycles and the score is the Klondike family's (klondike_fam
 """
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from .errors import EngineError
@@ -32,10 +32,12 @@ RECYCLE_CHARGE = 20
 """Version 1's figures; a later version of the rules sets its own on its class."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class KlondikeState(KlondikeFamilyState):
     recycles: int = 0
     score: int = 0
+    """The recycle charge, derived from ``recycles`` by the rules version that made the
+    state (kept in the state so that each move need not derive it again)."""
 
 
 @register
@@ -48,50 +50,40 @@ class Klondike(KlondikeFamily[KlondikeState]):
     emits_end_events = False
     free_recycles: ClassVar[int] = FREE_RECYCLES
     recycle_charge: ClassVar[int] = RECYCLE_CHARGE
-    _extra_keys = frozenset({"recycles", "score"})
 
-    def _start(
+    extra_snapshot_keys = frozenset({"recycles", "score"})
+
+    def start(
         self,
+        *,
         tableau: tuple[Pile, ...],
         foundations: tuple[int, ...],
         stock: tuple[str, ...],
         options: Json,
     ) -> KlondikeState:
-        return KlondikeState(tableau, foundations, stock)
+        return KlondikeState(tableau=tableau, foundations=foundations, stock=stock)
 
-    def _rebuild(
-        self,
-        state: KlondikeState,
-        tableau: tuple[Pile, ...],
-        foundations: tuple[int, ...],
-        stock: tuple[str, ...],
-        waste: tuple[str, ...],
-    ) -> KlondikeState:
-        return KlondikeState(tableau, foundations, stock, waste, state.recycles, state.score)
-
-    def _recycled(self, state: KlondikeState) -> KlondikeState:
+    def recycled(self, state: KlondikeState) -> KlondikeState:
         recycles = state.recycles + 1
         # Reversed, so the next pass draws the cards in the order the last pass did.
-        return KlondikeState(
-            state.tableau,
-            state.foundations,
-            state.waste[::-1],
-            (),
-            recycles,
-            self.recycle_score(recycles),
+        return replace(
+            state,
+            stock=state.waste[::-1],
+            waste=(),
+            recycles=recycles,
+            score=self.recycle_score(recycles),
         )
 
-    def _unrecycled(self, state: KlondikeState) -> KlondikeState:
+    def unrecycled(self, state: KlondikeState) -> KlondikeState:
         if state.recycles < 1:
             raise misfit()
         recycles = state.recycles - 1
-        return KlondikeState(
-            state.tableau,
-            state.foundations,
-            (),
-            state.stock[::-1],
-            recycles,
-            self.recycle_score(recycles),
+        return replace(
+            state,
+            stock=(),
+            waste=state.stock[::-1],
+            recycles=recycles,
+            score=self.recycle_score(recycles),
         )
 
     def recycle_score(self, recycles: int) -> int:
@@ -115,12 +107,13 @@ class Klondike(KlondikeFamily[KlondikeState]):
             "status": self.status(state),
         }
 
-    def _dump_extra(self, state: KlondikeState) -> Json:
+    def dump_extra(self, state: KlondikeState) -> Json:
         return {"recycles": state.recycles, "score": state.score}
 
-    def _load_extra(
+    def load_extra(
         self,
         data: Mapping[str, Any],
+        *,
         tableau: tuple[Pile, ...],
         foundations: tuple[int, ...],
         stock: tuple[str, ...],
@@ -135,5 +128,10 @@ class Klondike(KlondikeFamily[KlondikeState]):
         # The stored score is what the rules derived from the recycles; a version of the
         # rules with another charge derives its own, so it is recomputed, not checked.
         return KlondikeState(
-            tableau, foundations, stock, waste, recycles, self.recycle_score(recycles)
+            tableau=tableau,
+            foundations=foundations,
+            stock=stock,
+            waste=waste,
+            recycles=recycles,
+            score=self.recycle_score(recycles),
         )

@@ -4,26 +4,32 @@ built up by suit from Ace to King, and a stock drawn onto a waste.
 Klondike, Kingsley and Steps are this family with different hooks. What every member
 shares lives here: building and its messages, sequences moving as a unit, Kings (or
 King-headed sequences) alone filling empty piles, foundations by suit, the waste's top
-card, drawing, the undo records, tap-to-move and auto-complete. Steps adds its reserve
-slots and foundation retrieval by overriding ``_transfer``, ``_undo_transfer``,
-``legal_moves``, ``tap`` and ``_step`` (steps.py).
+card, drawing, the undo records, tap-to-move and auto-complete.
 
-The hooks a member sets or overrides:
+A member sets or overrides public hooks only (docs/engine.md#the-klondike-family):
 
 - ``draw_count`` (or ``cards_per_draw(state)``): cards turned per draw;
-- ``recycle_refusal(state)``, ``_recycled(state)``, ``_unrecycled(state)``: whether and
+- ``recycle_refusal(state)``, ``recycled(state)``, ``unrecycled(state)``: whether and
   how the waste turns back into the stock;
 - ``score(state)``; a move's ``points`` are the change of score it makes;
-- ``_start(...)``, ``_rebuild(...)``: how the member's state type is built;
-- ``is_lost(state)``, ``lost_reason``: members that end a stuck game (Kingsley, Steps);
-- ``_held_cards(state)``: cards kept elsewhere (Steps' reserve slots), for ``load``;
+- ``start(...)``: the member's state for a deal (the family rebuilds it with
+  ``KlondikeFamilyState.with_parts``, keeping the member's own fields);
+- ``extra_places``, ``extra_moves(state)``, ``transfer_extra(state, move)``,
+  ``undo_transfer_extra(...)``: places the member adds (Steps' reserve slots and
+  foundation retrieval), the moves that use them and how they are made and undone;
+- ``tally(state, move, revealed)``, ``untally(state, move, record)``: the member's own
+  running figures of a move (Steps' action points and reserve uses), and their undo;
+- ``is_lost(state)``, ``lost_reason``, ``is_productive(step)``,
+  ``leaves_lost_position(move)``: members that end a stuck game (Kingsley, Steps);
+- ``held_cards(state)``, ``extra_snapshot_keys``, ``dump_extra(state)``,
+  ``load_extra(...)``: the member's part of the snapshot;
 - ``emits_end_events``: whether Steps carry "won" and "lost" events.
 """
 
 from abc import abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, ClassVar, TypeVar
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar, Generic, NamedTuple, Self, TypeVar
 
 from .cards import (
     IS_RED,
@@ -93,9 +99,15 @@ TRANSFERS = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+_FAMILY_PARTS = ("tableau", "foundations", "stock", "waste")
+_new = object.__new__
+_set = object.__setattr__
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class KlondikeFamilyState:
-    """What every member's state holds; members subclass it to add their own fields."""
+    """What every member's state holds; members subclass it to add their own fields.
+    Built with keywords only, so that two parts of the same type cannot be swapped."""
 
     tableau: tuple[Pile, ...]
     foundations: tuple[int, ...]
@@ -105,8 +117,48 @@ class KlondikeFamilyState:
     waste: tuple[str, ...] = ()
     """The last card is the top, the only movable one."""
 
+    def with_parts(
+        self,
+        *,
+        tableau: tuple[Pile, ...],
+        foundations: tuple[int, ...],
+        stock: tuple[str, ...],
+        waste: tuple[str, ...],
+    ) -> Self:
+        """This state with the family's four parts replaced and the member's own fields
+        kept: ``dataclasses.replace`` at a third of its cost, on the path of every move.
+        The dataclass's ``__init__`` sets each field with ``object.__setattr__``, and so
+        does this."""
+        cls = type(self)
+        kept = _KEPT_FIELDS.get(cls)
+        if kept is None:
+            kept = _KEPT_FIELDS[cls] = tuple(
+                field.name for field in fields(cls) if field.name not in _FAMILY_PARTS
+            )
+        new = _new(cls)
+        _set(new, "tableau", tableau)
+        _set(new, "foundations", foundations)
+        _set(new, "stock", stock)
+        _set(new, "waste", waste)
+        for name in kept:
+            _set(new, name, getattr(self, name))
+        return new
+
+
+_KEPT_FIELDS: dict[type[KlondikeFamilyState], tuple[str, ...]] = {}
+"""Each member state's own fields, beside the family's four."""
 
 S = TypeVar("S", bound=KlondikeFamilyState)
+
+
+class Moved(NamedTuple, Generic[S]):
+    """What a member's own transfer did (``transfer_extra``): the state after it, the
+    cards it moved and the cards it turned up. The family makes the undo record and the
+    Step of it, as for its own transfers."""
+
+    state: S
+    cards: tuple[str, ...]
+    revealed: tuple[str, ...]
 
 
 def placement_problem(card: str, onto: str) -> str | None:
@@ -159,6 +211,19 @@ def pile_refusal(target: Pile, target_index: int, head: str) -> str | None:
     return None
 
 
+def foundation_problem(card: str, height: int) -> str:
+    """Why ``card`` cannot go onto its foundation, ``height`` cards high."""
+    suit = card[1]
+    if height == 0:
+        wanted = f"starts with the {card_name(card_of(suit, 1))}"
+    else:
+        wanted = f"needs the {card_name(card_of(suit, height + 1))} next"
+    return (
+        f"The {card_name(card)} cannot go to its foundation: the {suit_name(suit)} "
+        f"foundation {wanted}"
+    )
+
+
 def _valid_up(up: tuple[str, ...]) -> str | None:
     return None if run_length(up) == len(up) else "are not a valid sequence"
 
@@ -170,31 +235,24 @@ class KlondikeFamily(Variant[S]):
     """Whether the member ends a stuck game as lost (then it implements ``is_lost``)."""
     lost_reason: ClassVar[str] = ""
     """One sentence saying why a lost game is lost (members that can lose)."""
-    _extra_keys: ClassVar[frozenset[str]] = frozenset()
+    extra_snapshot_keys: ClassVar[frozenset[str]] = frozenset()
     """The member's own snapshot keys, beside variant, tableau, foundations, stock, waste."""
+    extra_places: ClassVar[frozenset[str]] = frozenset()
+    """Places of the notation the member adds (Steps: r1-r4, and fS-fC as sources): a
+    transfer from or to one of them is the member's (``transfer_extra``)."""
 
     # Hooks
 
     @abstractmethod
-    def _start(
+    def start(
         self,
+        *,
         tableau: tuple[Pile, ...],
         foundations: tuple[int, ...],
         stock: tuple[str, ...],
         options: Json,
     ) -> S:
         """The starting state of a deal with these (normalised) options."""
-
-    @abstractmethod
-    def _rebuild(
-        self,
-        state: S,
-        tableau: tuple[Pile, ...],
-        foundations: tuple[int, ...],
-        stock: tuple[str, ...],
-        waste: tuple[str, ...],
-    ) -> S:
-        """``state`` with these four parts replaced and the member's own fields kept."""
 
     def cards_per_draw(self, state: S) -> int:
         return self.draw_count
@@ -204,34 +262,75 @@ class KlondikeFamily(Variant[S]):
         waste or a stock that still has cards), or None."""
         return None
 
-    def _recycled(self, state: S) -> S:
+    def recycled(self, state: S) -> S:
         """The state after turning the waste back into the stock."""
         raise EngineError(self.recycle_refusal(state) or f"{self.name} has no 'recycle' move")
 
-    def _unrecycled(self, state: S) -> S:
-        """The reverse of ``_recycled``, for undo; the misfit error if it does not fit."""
+    def unrecycled(self, state: S) -> S:
+        """The reverse of ``recycled``, for undo; the misfit error if it does not fit."""
         raise misfit()
+
+    def extra_moves(self, state: S) -> list[Move]:
+        """The member's own legal moves (through ``extra_places``), listed after the
+        family's; called only while the game is neither won nor lost."""
+        return []
+
+    def transfer_extra(self, state: S, move: Move) -> Moved[S]:
+        """A transfer from or to one of ``extra_places``; EngineError if it is illegal."""
+        raise self._refuse_transfer(move)
+
+    def undo_transfer_extra(
+        self, state: S, move: Move, cards: tuple[str, ...], revealed: str | None
+    ) -> S:
+        """The reverse of ``transfer_extra`` for undo, from the record's cards and the
+        card it turned up; the misfit error if it does not fit."""
+        raise misfit()
+
+    def tally(self, state: S, move: Move, revealed: tuple[str, ...]) -> S:
+        """The state after ``move`` with the member's own running figures brought up to
+        date (Steps: action points, reserve uses), before won, lost and the score change
+        are read from it; by default the state as it is."""
+        return state
+
+    def untally(self, state: S, move: Move, record: Mapping[str, Any]) -> S:
+        """The reverse of ``tally`` for undo, on the state before the move; the misfit
+        error if it does not fit."""
+        return state
+
+    def is_productive(self, step: Step[S]) -> bool:
+        """Whether the step can change the outcome (see stuck.py): anything but a tableau
+        move that turns nothing up."""
+        move = step.move
+        return bool(step.revealed) or move.src not in PILE_INDEX or move.dst not in PILE_INDEX
+
+    def leaves_lost_position(self, move: Move) -> bool:
+        """Whether the move can lead out of a lost position into one that is not (Steps:
+        a retrieval, since the card can go back up): ``apply`` then asks about the
+        position before the move, as it cannot tell from the position after it."""
+        return False
 
     # Dealing
 
     def deal(self, deck: Sequence[str], options: Mapping[str, object] | None = None) -> S:
         normalized = self.normalize_options(options)
         layout = deal_seven_piles(validate_deck(deck))
-        return self._start(
-            tuple(Pile(pile.down, (pile.top,)) for pile in layout.piles),
-            (0,) * len(SUITS),
-            layout.stock,
-            normalized,
+        return self.start(
+            tableau=tuple(Pile(pile.down, (pile.top,)) for pile in layout.piles),
+            foundations=(0,) * len(SUITS),
+            stock=layout.stock,
+            options=normalized,
         )
 
     # Moves
 
     def legal_moves(self, state: S) -> list[Move]:
         """Foundation moves (waste, then piles from the left), then builds on each pile
-        top from the left, then Kings to empty piles, then draw or recycle; nothing once
-        the game is lost."""
+        top from the left, then Kings to empty piles, then draw or recycle, then the
+        member's ``extra_moves``; nothing once the game is won or lost."""
         tableau = state.tableau
         foundations = state.foundations
+        if foundations == FULL_FOUNDATIONS:
+            return []
         moves: list[Move] = []
         waste_card = state.waste[-1] if state.waste else None
         if (
@@ -280,11 +379,19 @@ class KlondikeFamily(Variant[S]):
                 moves.append(RECYCLE_MOVE)
             if self.can_lose and self.is_lost(state):
                 return []
+        moves += self.extra_moves(state)
         return moves
 
     def apply(self, state: S, move: Move) -> Step[S]:
         if state.foundations == FULL_FOUNDATIONS:
             raise EngineError("The game is already won: every card is on the foundations")
+        if (
+            self.can_lose
+            and not state.stock
+            and self.leaves_lost_position(move)
+            and self.is_lost(state)
+        ):
+            raise EngineError(already_lost(self.lost_reason))
         try:
             step = self._dispatch(state, move)
         except EngineError:
@@ -294,7 +401,7 @@ class KlondikeFamily(Variant[S]):
         # No move is legal in a lost game. Asking only here is enough: a productive move
         # is never legal in a lost position, and a position from which a non-productive
         # move leads to one that is not lost is not lost either.
-        if step.lost and not self._productive(step) and self.is_lost(state):
+        if step.lost and not self.is_productive(step) and self.is_lost(state):
             raise EngineError(already_lost(self.lost_reason))
         return step
 
@@ -308,16 +415,10 @@ class KlondikeFamily(Variant[S]):
             return self._recycle(state, move)
         raise self.unknown_move(move)
 
-    @staticmethod
-    def _productive(step: Step[S]) -> bool:
-        """Whether the step can change the outcome (see stuck.py): anything but a tableau
-        move that turns nothing up."""
-        move = step.move
-        return bool(step.revealed) or move.src not in PILE_INDEX or move.dst not in PILE_INDEX
-
     def _step(
         self, before: S, after: S, move: Move, revealed: tuple[str, ...], record: Json
     ) -> Step[S]:
+        after = self.tally(after, move, revealed)
         won = after.foundations == FULL_FOUNDATIONS
         lost = self.can_lose and not won and not after.stock and self.is_lost(after)
         points = self.score(after) - self.score(before)
@@ -338,8 +439,11 @@ class KlondikeFamily(Variant[S]):
         count = min(self.cards_per_draw(state), len(stock))
         # The stock's last card is drawn first and so lands lowest of those drawn.
         drawn = stock[: -count - 1 : -1]
-        new_state = self._rebuild(
-            state, state.tableau, state.foundations, stock[:-count], state.waste + drawn
+        new_state = state.with_parts(
+            tableau=state.tableau,
+            foundations=state.foundations,
+            stock=stock[:-count],
+            waste=state.waste + drawn,
         )
         return self._step(state, new_state, move, drawn, {"move": DRAW, "cards": list(drawn)})
 
@@ -353,12 +457,12 @@ class KlondikeFamily(Variant[S]):
             )
         if not state.waste:
             raise EngineError("There is nothing to recycle: the waste is empty")
-        return self._step(state, self._recycled(state), move, (), {"move": RECYCLE})
+        return self._step(state, self.recycled(state), move, (), {"move": RECYCLE})
 
     def _refuse_transfer(self, move: Move) -> EngineError:
         """The error for a transfer of the notation that the family does not have."""
         if move.src in RESERVE_PLACES or move.dst in RESERVE_PLACES:
-            return EngineError(f"{self.name} has no reserve slots (r1-r4 belong to Steps)")
+            return EngineError(f"{self.name} has no reserve slots")
         if move.src in FOUNDATION_SOURCES:
             return EngineError(f"Foundation cards never return to the tableau in {self.name}")
         return self.unknown_move(move)
@@ -366,6 +470,11 @@ class KlondikeFamily(Variant[S]):
     def _transfer(self, state: S, move: Move) -> Step[S]:
         src, dst, count = move.src, move.dst, move.count
         if (src, dst, count) not in TRANSFERS:
+            if src in self.extra_places or dst in self.extra_places:
+                moved = self.transfer_extra(state, move)
+                return self._step(
+                    state, moved.state, move, moved.revealed, self._record(move, moved)
+                )
             raise self._refuse_transfer(move)
         tableau = state.tableau
         foundations = state.foundations
@@ -391,7 +500,7 @@ class KlondikeFamily(Variant[S]):
             suit = SUIT_INDEX[head]
             height = foundations[suit]
             if RANK_VALUE[head] != height + 1:
-                raise EngineError(self._foundation_problem(head, height))
+                raise EngineError(foundation_problem(head, height))
             foundations = (*foundations[:suit], height + 1, *foundations[suit + 1 :])
             if source_index is not None:
                 tableau = replace_pile(tableau, source_index, source_pile)
@@ -406,7 +515,9 @@ class KlondikeFamily(Variant[S]):
             if source_index is not None:
                 piles[source_index] = source_pile
             tableau = tuple(piles)
-        new_state = self._rebuild(state, tableau, foundations, state.stock, waste)
+        new_state = state.with_parts(
+            tableau=tableau, foundations=foundations, stock=state.stock, waste=waste
+        )
         record: Json = {
             "move": format_move(move),
             "cards": list(cards),
@@ -415,16 +526,13 @@ class KlondikeFamily(Variant[S]):
         return self._step(state, new_state, move, revealed, record)
 
     @staticmethod
-    def _foundation_problem(card: str, height: int) -> str:
-        suit = card[1]
-        if height == 0:
-            wanted = f"starts with the {card_name(card_of(suit, 1))}"
-        else:
-            wanted = f"needs the {card_name(card_of(suit, height + 1))} next"
-        return (
-            f"The {card_name(card)} cannot go to its foundation: the {suit_name(suit)} "
-            f"foundation {wanted}"
-        )
+    def _record(move: Move, moved: Moved[S]) -> Json:
+        """The undo record of a member's transfer: the family's transfer record."""
+        return {
+            "move": format_move(move),
+            "cards": list(moved.cards),
+            "revealed": moved.revealed[0] if moved.revealed else None,
+        }
 
     def undo(self, state: S, record: Mapping[str, Any]) -> S:
         move = record_move(record)
@@ -436,26 +544,29 @@ class KlondikeFamily(Variant[S]):
                 or state.waste[-len(drawn) :] != drawn
             ):
                 raise misfit()
-            return self._rebuild(
-                state,
-                state.tableau,
-                state.foundations,
-                state.stock + drawn[::-1],
-                state.waste[: -len(drawn)],
+            before = state.with_parts(
+                tableau=state.tableau,
+                foundations=state.foundations,
+                stock=state.stock + drawn[::-1],
+                waste=state.waste[: -len(drawn)],
             )
-        if move.kind == RECYCLE:
+        elif move.kind == RECYCLE:
             if state.waste or not state.stock:
                 raise misfit()
-            return self._unrecycled(state)
-        if move.kind != TRANSFER:
+            before = self.unrecycled(state)
+        elif move.kind == TRANSFER:
+            before = self._undo_transfer(state, move, record)
+        else:
             raise misfit()
-        return self._undo_transfer(state, move, record)
+        return self.untally(before, move, record)
 
     def _undo_transfer(self, state: S, move: Move, record: Mapping[str, Any]) -> S:
         cards = record_cards(record, "cards")
         revealed = record_card(record, "revealed")
         if len(cards) != move.count:
             raise misfit()
+        if move.src in self.extra_places or move.dst in self.extra_places:
+            return self.undo_transfer_extra(state, move, cards, revealed)
         piles = list(state.tableau)
         foundations = state.foundations
         waste = state.waste
@@ -485,7 +596,9 @@ class KlondikeFamily(Variant[S]):
             piles[source_index] = Pile(source.down, source.up + cards)
         else:
             raise misfit()
-        return self._rebuild(state, tuple(piles), foundations, state.stock, waste)
+        return state.with_parts(
+            tableau=tuple(piles), foundations=foundations, stock=state.stock, waste=waste
+        )
 
     # Status
 
@@ -515,7 +628,7 @@ class KlondikeFamily(Variant[S]):
             cards = pile.up[-count:]
             whole_pile = not pile.down and count == len(pile.up)
         elif source in RESERVE_PLACES:
-            raise EngineError(f"{self.name} has no reserve slots (r1-r4 belong to Steps)")
+            raise EngineError(f"{self.name} has no reserve slots")
         else:
             raise EngineError(f"{source!r} is not a place to tap: use w or t1 to t7")
         head = cards[0]
@@ -586,26 +699,28 @@ class KlondikeFamily(Variant[S]):
             "foundations": list(state.foundations),
             "stock": list(state.stock),
             "waste": list(state.waste),
-            **self._dump_extra(state),
+            **self.dump_extra(state),
         }
 
-    def _held_cards(self, state: S) -> tuple[str, ...]:
+    def held_cards(self, state: S) -> tuple[str, ...]:
         """Cards the member keeps outside the tableau, stock, waste and foundations
         (Steps: its reserve slots), for the check that a snapshot holds all 52."""
         return ()
 
-    def _dump_extra(self, state: S) -> Json:
-        """The member's own snapshot keys."""
+    def dump_extra(self, state: S) -> Json:
+        """The member's own snapshot keys (``extra_snapshot_keys``)."""
         return {}
 
     def load(self, data: Mapping[str, Any]) -> S:
-        keys = {"variant", "tableau", "foundations", "stock", "waste", *self._extra_keys}
+        keys = {"variant", "tableau", "foundations", "stock", "waste", *self.extra_snapshot_keys}
         data = check_snapshot(data, self.name, self.key, keys)
         tableau = load_tableau(data["tableau"], _valid_up)
         foundations = _load_foundations(data["foundations"])
         stock = load_cards(data["stock"], "the stock")
         waste = load_cards(data["waste"], "the waste")
-        state = self._load_extra(data, tableau, foundations, stock, waste)
+        state = self.load_extra(
+            data, tableau=tableau, foundations=foundations, stock=stock, waste=waste
+        )
         on_foundations = [
             card_of(suit, value)
             for suit, height in zip(SUITS, foundations, strict=True)
@@ -613,22 +728,25 @@ class KlondikeFamily(Variant[S]):
         ]
         in_play = [card for pile in tableau for card in pile.down + pile.up]
         present = in_play + list(stock) + list(waste) + on_foundations
-        present += self._held_cards(state)
+        present += self.held_cards(state)
         if sorted(present) != sorted(full_deck()):
             raise EngineError(f"A {self.name} snapshot must hold each of the 52 cards exactly once")
         return state
 
     @abstractmethod
-    def _load_extra(
+    def load_extra(
         self,
         data: Mapping[str, Any],
+        *,
         tableau: tuple[Pile, ...],
         foundations: tuple[int, ...],
         stock: tuple[str, ...],
         waste: tuple[str, ...],
     ) -> S:
         """The state of a snapshot whose common keys are read and valid: read and check
-        the member's own keys (``_extra_keys``)."""
+        the member's own keys (``extra_snapshot_keys``). Check only what the rules
+        decide; a figure the rules derive (a score) is derived again, not compared with
+        the stored one, so that another version of the rules can load the snapshot."""
 
 
 def _load_foundations(value: object) -> tuple[int, ...]:

@@ -86,7 +86,7 @@ _TRANSFERS = {
 _RUN_CARDS = {suit: tuple(card_of(suit, value) for value in range(13, 0, -1)) for suit in SUITS}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class SpideretteState:
     tableau: tuple[Pile, ...]
     stock: tuple[str, ...]
@@ -235,7 +235,7 @@ class Spiderette(Variant[SpideretteState]):
                 revealed.extend(turned)
                 runs.append({"pile": pile_number(index), "suit": suit, "revealed": _first(turned)})
             piles[index] = pile
-        new_state = SpideretteState(tuple(piles), stock[:-size], removed)
+        new_state = SpideretteState(tableau=tuple(piles), stock=stock[:-size], removed=removed)
         record: Json = {"move": DEAL, "cards": list(dealt), "runs": runs}
         return self._step(state, new_state, move, tuple(revealed), record)
 
@@ -262,7 +262,7 @@ class Spiderette(Variant[SpideretteState]):
         piles[source_index] = source_pile
         piles[target_index] = target_pile
         removed = state.removed if suit is None else (*state.removed, suit)
-        new_state = SpideretteState(tuple(piles), state.stock, removed)
+        new_state = SpideretteState(tableau=tuple(piles), stock=state.stock, removed=removed)
         record: Json = {
             "move": format_move(move),
             "cards": list(cards),
@@ -281,7 +281,7 @@ class Spiderette(Variant[SpideretteState]):
                 "table by itself"
             )
         if any(place in RESERVE_PLACES for place in places):
-            return EngineError("Spiderette has no reserve slots (r1-r4 belong to Steps)")
+            return EngineError("Spiderette has no reserve slots")
         return self.unknown_move(move)
 
     def _step(
@@ -335,7 +335,7 @@ class Spiderette(Variant[SpideretteState]):
                 raise misfit()
             source = turned
         piles[source_index] = Pile(source.down, source.up + cards)
-        return SpideretteState(tuple(piles), state.stock, removed)
+        return SpideretteState(tableau=tuple(piles), stock=state.stock, removed=removed)
 
     @staticmethod
     def _undo_deal(state: SpideretteState, record: Mapping[str, Any]) -> SpideretteState:
@@ -357,7 +357,9 @@ class Spiderette(Variant[SpideretteState]):
             if pile.up[-1:] != (card,):
                 raise misfit()
             piles[index] = Pile(pile.down, pile.up[:-1])
-        return SpideretteState(tuple(piles), state.stock + dealt[::-1], removed)
+        return SpideretteState(
+            tableau=tuple(piles), stock=state.stock + dealt[::-1], removed=removed
+        )
 
     # Status
 
@@ -459,7 +461,7 @@ class Spiderette(Variant[SpideretteState]):
         present += [card for suit in removed for card in _RUN_CARDS[suit]]
         if sorted(present) != sorted(full_deck()):
             raise EngineError("A Spiderette snapshot must hold each of the 52 cards exactly once")
-        return SpideretteState(tableau, stock, tuple(removed))
+        return SpideretteState(tableau=tableau, stock=stock, removed=tuple(removed))
 
 
 def _valid_up(up: tuple[str, ...]) -> str | None:

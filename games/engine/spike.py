@@ -31,7 +31,7 @@ TIME_ATTACK = "time_attack"
 RELAXED = "relaxed"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class SpikeMode:
     """What a mode changes. The engine itself uses only ``draw_ends_streak`` and
     ``time_bonus``; the rest is for the platform, which keeps the clock."""
@@ -50,9 +50,36 @@ class SpikeMode:
 
 
 MODES: dict[str, SpikeMode] = {
-    CLASSIC: SpikeMode(CLASSIC, "Classic Peak", True, False, None, 2, True, False),
-    TIME_ATTACK: SpikeMode(TIME_ATTACK, "Avalanche Time Attack", True, True, 120, 2, True, False),
-    RELAXED: SpikeMode(RELAXED, "Relaxed Expedition", False, False, None, 0, False, True),
+    CLASSIC: SpikeMode(
+        key=CLASSIC,
+        name="Classic Peak",
+        draw_ends_streak=True,
+        time_bonus=False,
+        clock_seconds=None,
+        points_per_second=2,
+        ranked=True,
+        always_highlight=False,
+    ),
+    TIME_ATTACK: SpikeMode(
+        key=TIME_ATTACK,
+        name="Avalanche Time Attack",
+        draw_ends_streak=True,
+        time_bonus=True,
+        clock_seconds=120,
+        points_per_second=2,
+        ranked=True,
+        always_highlight=False,
+    ),
+    RELAXED: SpikeMode(
+        key=RELAXED,
+        name="Relaxed Expedition",
+        draw_ends_streak=False,
+        time_bonus=False,
+        clock_seconds=None,
+        points_per_second=0,
+        ranked=False,
+        always_highlight=True,
+    ),
 }
 DEFAULT_MODE = CLASSIC
 MODE_OPTION = "mode"
@@ -126,7 +153,7 @@ covers; SPIKE_SPANS[k] the positions of spike k."""
 SPIKE_CARDS = len(PLACES)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class SpikeState:
     spikes: tuple[str | None, ...]
     """The 28 positions in deal order (see PLACES); None where the card is gone. Whether
@@ -302,14 +329,14 @@ class Spike(Variant[SpikeState]):
         place = state.streak + 1
         points, seconds = _play_points(spikes, len(state.stock), place, state.mode, position)
         new_state = SpikeState(
-            spikes,
-            state.stock,
-            (*state.waste, card),
-            state.wild_used,
-            place,
-            state.score + points,
-            state.time_bonus_seconds + seconds,
-            state.mode,
+            spikes=spikes,
+            stock=state.stock,
+            waste=(*state.waste, card),
+            wild_used=state.wild_used,
+            streak=place,
+            score=state.score + points,
+            time_bonus_seconds=state.time_bonus_seconds + seconds,
+            mode=state.mode,
         )
         revealed = tuple(
             str(spikes[above]) for above in UNDER[position] if is_exposed(spikes, above)
@@ -332,14 +359,14 @@ class Spike(Variant[SpikeState]):
             raise EngineError("The stock is empty: there is nothing left to draw")
         card = state.stock[-1]
         new_state = SpikeState(
-            state.spikes,
-            state.stock[:-1],
-            (*state.waste, card),
-            state.wild_used,
-            0 if MODES[state.mode].draw_ends_streak else state.streak,
-            state.score,
-            state.time_bonus_seconds,
-            state.mode,
+            spikes=state.spikes,
+            stock=state.stock[:-1],
+            waste=(*state.waste, card),
+            wild_used=state.wild_used,
+            streak=0 if MODES[state.mode].draw_ends_streak else state.streak,
+            score=state.score,
+            time_bonus_seconds=state.time_bonus_seconds,
+            mode=state.mode,
         )
         lost = self.is_lost(new_state)
         record: Json = {"move": DRAW, "card": card, "streak": state.streak}
@@ -353,14 +380,14 @@ class Spike(Variant[SpikeState]):
         if state.wild_used:
             raise EngineError("The wild card has already been used: there is one per game")
         new_state = SpikeState(
-            state.spikes,
-            state.stock,
-            (*state.waste, WILD_MARK),
-            True,
-            state.streak,
-            state.score,
-            state.time_bonus_seconds,
-            state.mode,
+            spikes=state.spikes,
+            stock=state.stock,
+            waste=(*state.waste, WILD_MARK),
+            wild_used=True,
+            streak=state.streak,
+            score=state.score,
+            time_bonus_seconds=state.time_bonus_seconds,
+            mode=state.mode,
         )
         return Step(new_state, move, 0, (), False, False, {"move": WILD})
 
@@ -374,14 +401,14 @@ class Spike(Variant[SpikeState]):
             if set(record) != {"move"} or waste[-1] != WILD_MARK or not state.wild_used:
                 raise misfit()
             return SpikeState(
-                state.spikes,
-                state.stock,
-                waste[:-1],
-                False,
-                state.streak,
-                state.score,
-                state.time_bonus_seconds,
-                state.mode,
+                spikes=state.spikes,
+                stock=state.stock,
+                waste=waste[:-1],
+                wild_used=False,
+                streak=state.streak,
+                score=state.score,
+                time_bonus_seconds=state.time_bonus_seconds,
+                mode=state.mode,
             )
         if move.kind == DRAW:
             return self._undo_draw(state, record)
@@ -407,14 +434,14 @@ class Spike(Variant[SpikeState]):
             raise misfit()
         spikes = state.spikes
         return SpikeState(
-            (*spikes[:position], card, *spikes[position + 1 :]),
-            state.stock,
-            waste[:-1],
-            state.wild_used,
-            state.streak - 1,
-            state.score - points,
-            state.time_bonus_seconds - seconds,
-            state.mode,
+            spikes=(*spikes[:position], card, *spikes[position + 1 :]),
+            stock=state.stock,
+            waste=waste[:-1],
+            wild_used=state.wild_used,
+            streak=state.streak - 1,
+            score=state.score - points,
+            time_bonus_seconds=state.time_bonus_seconds - seconds,
+            mode=state.mode,
         )
 
     @staticmethod
@@ -431,14 +458,14 @@ class Spike(Variant[SpikeState]):
         ):
             raise misfit()
         return SpikeState(
-            state.spikes,
-            (*state.stock, card),
-            state.waste[:-1],
-            state.wild_used,
-            streak,
-            state.score,
-            state.time_bonus_seconds,
-            state.mode,
+            spikes=state.spikes,
+            stock=(*state.stock, card),
+            waste=state.waste[:-1],
+            wild_used=state.wild_used,
+            streak=streak,
+            score=state.score,
+            time_bonus_seconds=state.time_bonus_seconds,
+            mode=state.mode,
         )
 
     # Status
@@ -568,7 +595,16 @@ class Spike(Variant[SpikeState]):
             )
         if not _is_count(score):
             raise EngineError("The score must be a whole number from 0 up")
-        return SpikeState(spikes, stock, waste, wild_used, streak, score, seconds, mode)
+        return SpikeState(
+            spikes=spikes,
+            stock=stock,
+            waste=waste,
+            wild_used=wild_used,
+            streak=streak,
+            score=score,
+            time_bonus_seconds=seconds,
+            mode=mode,
+        )
 
 
 _SNAPSHOT_KEYS = {

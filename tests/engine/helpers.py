@@ -54,12 +54,12 @@ def make_state(
     piles += [Pile()] * (7 - len(piles))
     heights = tuple((foundations or {}).get(suit, 0) for suit in SUITS)
     return KlondikeState(
-        tuple(piles),
-        heights,
-        cards(stock),
-        cards(waste),
-        recycles,
-        KLONDIKE.recycle_score(recycles),
+        tableau=tuple(piles),
+        foundations=heights,
+        stock=cards(stock),
+        waste=cards(waste),
+        recycles=recycles,
+        score=KLONDIKE.recycle_score(recycles),
     )
 
 
@@ -90,7 +90,12 @@ def make_kingsley(
 ) -> KingsleyState:
     """A Kingsley position built by hand, as make_state builds a Klondike one."""
     klondike = make_state(tableau, foundations, stock, waste)
-    return KingsleyState(klondike.tableau, klondike.foundations, klondike.stock, klondike.waste)
+    return KingsleyState(
+        tableau=klondike.tableau,
+        foundations=klondike.foundations,
+        stock=klondike.stock,
+        waste=klondike.waste,
+    )
 
 
 def make_spiderette(
@@ -101,7 +106,7 @@ def make_spiderette(
     the runs already removed, in order ("S H")."""
     piles = [Pile(cards(down), cards(up)) for down, up in tableau]
     piles += [Pile()] * (7 - len(piles))
-    return SpideretteState(tuple(piles), cards(stock), cards(removed))
+    return SpideretteState(tableau=tuple(piles), stock=cards(stock), removed=cards(removed))
 
 
 def run_of(suit: str, high: str = "K", low: str = "A") -> str:

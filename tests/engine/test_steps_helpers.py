@@ -43,15 +43,17 @@ def make_steps(
     slots = [None if token == "." else token for token in reserves.split()]
     held = tuple(slots) + EMPTY_RESERVES[len(slots) :]
     return StepsState(
-        tuple(piles),
-        heights,
-        cards(stock),
-        cards(waste),
-        held,
-        options_of(options),
-        recycles,
-        points,
-        sum(card is not None for card in held) if reserve_uses is None else reserve_uses,
+        tableau=tuple(piles),
+        foundations=heights,
+        stock=cards(stock),
+        waste=cards(waste),
+        reserves=held,
+        options=options_of(options),
+        recycles=recycles,
+        points=points,
+        reserve_uses=(
+            sum(card is not None for card in held) if reserve_uses is None else reserve_uses
+        ),
     )
 
 

@@ -1,0 +1,45 @@
+"""The engine's extension points are public: a variant adds to its base through the
+hooks the base offers (docs/engine.md), never by overriding the base's private
+methods, and builds its states with keyword arguments."""
+
+import dataclasses
+
+import pytest
+
+from games.engine import full_deck, get_variant, variant_keys
+from games.engine.registry import rules_versions
+
+# Set by ABCMeta on every abstract class: machinery, not a method.
+NOT_HOOKS = {"_abc_impl"}
+
+
+def registered_classes():
+    return [
+        type(get_variant(key, rules_version=version))
+        for key in variant_keys()
+        for version in rules_versions(key)
+    ]
+
+
+@pytest.mark.parametrize("cls", registered_classes(), ids=lambda cls: cls.__name__)
+def test_no_variant_overrides_a_private_method_of_its_bases(cls):
+    for klass in cls.__mro__[:-1]:
+        for name in vars(klass):
+            private = name.startswith("_") and not name.startswith("__")
+            if not private or name in NOT_HOOKS:
+                continue
+            bases = [base for base in klass.__mro__[1:] if name in vars(base)]
+            assert bases == [], (
+                f"{klass.__name__}.{name} overrides {bases[0].__name__}.{name}: "
+                "add a public hook to the base instead"
+            )
+
+
+@pytest.mark.parametrize("cls", registered_classes(), ids=lambda cls: cls.__name__)
+def test_states_are_built_with_keywords_only(cls):
+    variant = cls()
+    state = variant.deal(full_deck())
+    fields = dataclasses.fields(state)
+    assert all(field.kw_only for field in fields)
+    with pytest.raises(TypeError):
+        type(state)(*(getattr(state, field.name) for field in fields))
