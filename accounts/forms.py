@@ -1,6 +1,10 @@
 from typing import Any
 
 from django import forms
+from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
+
+from accounts.usernames import username_normalise
+from accounts.validators import validate_username_one_alphabet, validate_username_unlike_others
 
 
 class ProfileSettingsForm(forms.Form):
@@ -39,3 +43,25 @@ class ProfileSettingsForm(forms.Form):
             "highlight_moves": self.cleaned_data["highlight_moves"],
             "reduced_motion": self.cleaned_data["reduced_motion"],
         }
+
+
+class ArenaUserCreationForm(AdminUserCreationForm):
+    """The admin's "add user": the sign-up's username checks apply."""
+
+    def clean_username(self) -> str:
+        username = username_normalise(super().clean_username())
+        validate_username_one_alphabet(username)
+        validate_username_unlike_others(username)
+        return username
+
+
+class ArenaUserChangeForm(UserChangeForm):
+    """The admin's user page, the one place a name can be changed: a new name gets
+    the sign-up's checks (an unchanged one is left alone, even if it predates them)."""
+
+    def clean_username(self) -> str:
+        username = username_normalise(self.cleaned_data["username"])
+        if username != self.instance.get_username():
+            validate_username_one_alphabet(username)
+            validate_username_unlike_others(username, exclude_user_id=self.instance.pk)
+        return username

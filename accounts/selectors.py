@@ -8,7 +8,8 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
 
 from accounts.charts import ResultPoint, ScoreChart, score_chart
-from accounts.models import Profile
+from accounts.models import Profile, UsernameSkeleton
+from accounts.usernames import username_skeleton
 from achievements.selectors import Badge, badges_for_player
 from games.engine import get_variant, variant_keys
 from games.models import Game
@@ -79,6 +80,14 @@ def user_for_username(*, username: str) -> User:
     if user is None:
         raise user_model.DoesNotExist(f"No player is called {username!r}")
     return user
+
+
+def username_lookalike_taken(*, username: str, exclude_user_id: int | None = None) -> bool:
+    """Whether another user's name looks the same as this one (the same skeleton)."""
+    others = UsernameSkeleton.objects.filter(skeleton=username_skeleton(username))
+    if exclude_user_id is not None:
+        others = others.exclude(user_id=exclude_user_id)
+    return others.exists()
 
 
 @dataclass(frozen=True)

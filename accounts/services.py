@@ -1,4 +1,4 @@
-"""Writes on accounts: profiles and the demo account.
+"""Writes on accounts: profiles, the demo account and the usernames' skeletons.
 
 Sign-up, log-in, log-out and password reset are django-allauth's flows; this
 module only holds what the arena adds on top of them.
@@ -9,7 +9,8 @@ from django.contrib.auth.models import AbstractBaseUser, AbstractUser
 from django.db import transaction
 
 from accounts.errors import DemoUserConflict
-from accounts.models import Profile
+from accounts.models import Profile, UsernameSkeleton
+from accounts.usernames import username_skeleton
 
 
 def profile_get_or_create(*, user: AbstractBaseUser) -> Profile:
@@ -77,3 +78,11 @@ def demo_user_ensure(*, username: str, password: str, email: str | None = None) 
 
         profile_get_or_create(user=user)
     return user
+
+
+def username_skeleton_store(*, user: AbstractBaseUser) -> UsernameSkeleton:
+    """Record what the user's name looks like (after every save of the user)."""
+    skeleton, _created = UsernameSkeleton.objects.update_or_create(
+        user_id=user.pk, defaults={"skeleton": username_skeleton(user.get_username())}
+    )
+    return skeleton
