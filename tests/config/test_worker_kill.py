@@ -3,7 +3,9 @@ a restart every task has been done, once, and nothing is left on the broker.
 
 The worker (tests/config/worker_settings.py) consumes from Redis under a key
 prefix of its own, on this test's database, with a visibility timeout of a few
-seconds so that the messages of the killed worker come back quickly.
+seconds so that the messages of the killed worker come back quickly. Every wait
+polls with a bound (30 s for the first worker to start, 50 s for the rest), and
+the workers are killed and the broker keys removed whatever happens.
 """
 
 import os
@@ -177,7 +179,7 @@ def test_tasks_of_a_killed_worker_run_again_and_each_is_done_once(broker, make_u
     started = broker["started"]
     wait_for(
         lambda: len(list(started.iterdir())) >= CONCURRENCY,
-        seconds=45,
+        seconds=30,
         what=f"the first worker to start {CONCURRENCY} tasks ({broker['log']})",
     )
     first.kill()
@@ -200,7 +202,7 @@ def test_tasks_of_a_killed_worker_run_again_and_each_is_done_once(broker, make_u
             and client.hlen(f"{prefix}unacked") == 0
         )
 
-    wait_for(all_done, seconds=60, what=f"every task to be done ({broker['log']})")
+    wait_for(all_done, seconds=50, what=f"every task to be done ({broker['log']})")
 
     for game in every_game:
         assert Verification.objects.filter(game=game, automatic=True).count() == 1
