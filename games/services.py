@@ -117,34 +117,68 @@ def game_start(
     restart_of: Game | None = None,
     daily_deal: DailyDeal | None = None,
     is_ranked: bool = False,
+    abandon_active: bool = True,
 ) -> Game:
     """Deal a new game. The player's active game of the same kind (this variant,
-    or this daily deal) is abandoned: its result, if ranked, stands as it is."""
+    or this daily deal) is abandoned: its result, if ranked, stands as it is.
+    With `abandon_active=False` (resuming) an active game is kept and returned,
+    and the deal is only made when there is none.
+
+    Two deals of one kind at the same moment (a double click on New deal, two
+    tabs) give one game: the database keeps the first, and the second request
+    gets that game instead of dealing another.
+    """
     engine_variant = get_variant(variant)
     normalized = engine_variant.normalize_options(options)
     seed = seed or new_seed()
     state = engine_variant.deal(shuffled_deck(seed), normalized)
     now = timezone.now()
-    with transaction.atomic():
-        _abandon_active(player=player, variant=variant, daily_deal=daily_deal, now=now)
-        game = Game(
-            player=player,
-            variant=variant,
-            options=normalized,
-            seed=seed,
-            restart_of=restart_of,
-            daily_deal=daily_deal,
-            is_ranked=is_ranked and engine_variant.is_ranked(normalized),
-            state=engine_variant.dump(state),
-            score=engine_variant.score(state),
-            started_at=now,
-            last_action_at=now,
-        )
-        game.deadline_at = _deadline(game, engine_variant, state)
-        game.save(force_insert=True)
-        if game.deadline_at is not None:
-            transaction.on_commit(lambda: _schedule_time_up(game))
+    abandoned: list[UUID] = []
+    try:
+        with transaction.atomic():
+            if abandon_active:
+                abandoned = _abandon_active(
+                    player=player, variant=variant, daily_deal=daily_deal, now=now
+                )
+            game = Game(
+                player=player,
+                variant=variant,
+                options=normalized,
+                seed=seed,
+                restart_of=restart_of,
+                daily_deal=daily_deal,
+                is_ranked=is_ranked and engine_variant.is_ranked(normalized),
+                state=engine_variant.dump(state),
+                score=engine_variant.score(state),
+                started_at=now,
+                last_action_at=now,
+            )
+            game.deadline_at = _deadline(game, engine_variant, state)
+            game.save(force_insert=True)
+            if game.deadline_at is not None:
+                transaction.on_commit(lambda: _schedule_time_up(game))
+    except IntegrityError:
+        # Under READ COMMITTED the other request locked and abandoned the old game
+        # and inserted its own while this one waited for the lock; this one then
+        # found no active game and its insert broke the one-active-game rule (as
+        # does any insert beside an active game when nothing is abandoned). The
+        # savepoint is rolled back and the other request's game, committed by now,
+        # is the one to play. A game this call abandoned is active again after the
+        # rollback: then no other request dealt, the insert broke another rule.
+        dealt = _active_game(player=player, variant=variant, daily_deal=daily_deal)
+        if dealt is None or dealt.id in abandoned:
+            raise
+        return dealt
     return game
+
+
+def _active_game(*, player: User, variant: str, daily_deal: DailyDeal | None) -> Game | None:
+    """The player's active game of one track: a casual variant or a daily deal."""
+    if daily_deal is None:
+        return game_active_for_player(player=player, variant=variant)
+    return Game.objects.filter(
+        player=player, daily_deal=daily_deal, status=Game.Status.ACTIVE
+    ).first()
 
 
 def _schedule_time_up(game: Game) -> None:
@@ -155,49 +189,58 @@ def _schedule_time_up(game: Game) -> None:
 
 def _abandon_active(
     *, player: User, variant: str, daily_deal: DailyDeal | None, now: datetime
-) -> None:
-    active = Game.objects.select_for_update().filter(player=player, status=Game.Status.ACTIVE)
+) -> list[UUID]:
+    """Abandon the player's active game of this track; the ids abandoned."""
+    # FOR NO KEY UPDATE: abandoning changes no key, and a restart's insert checks
+    # its restart_of key (FOR KEY SHARE) at commit; FOR UPDATE would block that
+    # check and deadlock two restarts of one deal.
+    active = Game.objects.select_for_update(no_key=True).filter(
+        player=player, status=Game.Status.ACTIVE
+    )
     if daily_deal is None:
         active = active.filter(variant=variant, daily_deal__isnull=True)
     else:
         active = active.filter(daily_deal=daily_deal)
+    abandoned = []
     for game in active:
         engine_variant = get_variant(game.variant)
         state = engine_variant.load(game.state)
         _tick(game, now=now)
         _close(game, engine_variant, state, status=Game.Status.ABANDONED, now=now)
         _save_closing(game)
+        abandoned.append(game.id)
+    return abandoned
 
 
 def game_resume_or_start(*, player: User, variant: str) -> Game:
-    """The player's active game of this variant, or a new deal when there is none."""
+    """The player's active game of this variant, or a new deal when there is none.
+    A deal never abandons anything here: a game another request dealt meanwhile
+    is the one resumed."""
     get_variant(variant)
     return game_active_for_player(player=player, variant=variant) or game_start(
-        player=player, variant=variant
+        player=player, variant=variant, abandon_active=False
     )
 
 
 def game_start_daily(*, player: User, deal: DailyDeal) -> Game:
     """Resume the player's game of this daily deal, or deal it: the first attempt
     is the ranked one, every later attempt is practice."""
-    active = Game.objects.filter(player=player, daily_deal=deal, status=Game.Status.ACTIVE).first()
+    active = _active_game(player=player, variant=deal.variant, daily_deal=deal)
     if active is not None:
         return active
     first_attempt = not Game.objects.filter(player=player, daily_deal=deal).exists()
-    try:
-        with transaction.atomic():
-            return game_start(
-                player=player,
-                variant=deal.variant,
-                options=deal.options,
-                seed=deal.seed,
-                daily_deal=deal,
-                is_ranked=first_attempt,
-            )
-    except IntegrityError:
-        # Two requests dealt it at the same moment (a double click, two tabs): the
-        # database kept one, which is the game to resume.
-        return Game.objects.get(player=player, daily_deal=deal, status=Game.Status.ACTIVE)
+    # Two requests that both see no game both deal: game_start keeps the first and
+    # hands it to the second, which abandons nothing (not the ranked attempt the
+    # first one just dealt).
+    return game_start(
+        player=player,
+        variant=deal.variant,
+        options=deal.options,
+        seed=deal.seed,
+        daily_deal=deal,
+        is_ranked=first_attempt,
+        abandon_active=False,
+    )
 
 
 def game_restart(*, game_id: UUID, player: User) -> Game:

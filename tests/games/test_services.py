@@ -8,6 +8,8 @@ from games import services
 from games.engine import format_move, get_variant, replay, shuffled_deck
 from games.errors import GameClosed, MoveRefused, StaleAction
 from games.models import Game
+from leaderboards.periods import today_utc
+from leaderboards.services import daily_deals_ensure
 from tests.games.helpers import load_fixture, start_with_deck
 
 pytestmark = pytest.mark.django_db
@@ -57,6 +59,30 @@ def test_the_database_allows_one_active_game_per_player_and_variant(player):
             started_at=timezone.now(),
             last_action_at=timezone.now(),
         )
+
+
+def test_a_deal_that_abandons_nothing_gets_the_game_already_active(player):
+    """What a resume does when another request dealt first: its insert breaks the
+    one-active-game rule, and it gets that game, which stays as it was."""
+    active = services.game_start(player=player, variant="klondike")
+    resumed = services.game_start(player=player, variant="klondike", abandon_active=False)
+    assert resumed.id == active.id
+    active.refresh_from_db()
+    assert active.is_active
+    assert Game.objects.filter(player=player).count() == 1
+
+
+def test_a_deal_broken_by_another_rule_is_not_hidden(player):
+    """Only an active game already dealt answers for a failed insert: a second
+    ranked attempt at a daily deal, with no game active, still fails."""
+    deal = daily_deals_ensure(day=today_utc())[0]
+    ranked = services.game_start_daily(player=player, deal=deal)
+    services.game_finish(game_id=ranked.id, player=player, revision=0)
+    with pytest.raises(IntegrityError):
+        services.game_start(
+            player=player, variant=deal.variant, daily_deal=deal, seed=deal.seed, is_ranked=True
+        )
+    assert Game.objects.filter(player=player).count() == 1
 
 
 def test_resume_returns_the_same_game_with_the_same_cards(player):
