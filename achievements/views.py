@@ -8,6 +8,7 @@ from django.views.decorators.http import require_GET
 
 from accounts.selectors import profile_for_user
 from achievements.selectors import game_toast
+from core import params
 from games.models import Game
 
 # The summary asks again while the game's evaluation task has not committed yet
@@ -22,8 +23,7 @@ def finish_toast(request: HttpRequest, game_id: UUID) -> HttpResponse:
         toast = game_toast(game_id=game_id, player=request.user)
     except Game.DoesNotExist:
         raise Http404("No such game") from None
-    raw_try = request.GET.get("try", "1")
-    attempt = int(raw_try) if raw_try.isdigit() else TOAST_TRIES
+    attempt = params.integer(request.GET, "try", default=1, minimum=1, maximum=TOAST_TRIES)
     waiting = toast.closed and not toast.evaluated and attempt < TOAST_TRIES
     context = {
         "toast": toast,

@@ -19,4 +19,8 @@ class TapForm(ActionForm):
 
 
 class FinishForm(ActionForm):
-    confirm = forms.BooleanField(required=False)
+    """Without `confirm` the finish only asks; the confirmation button posts
+    `confirm=on`, and any other value is a malformed request (BooleanField would
+    read any text as yes)."""
+
+    confirm = forms.ChoiceField(choices=[("on", "yes")], required=False)

@@ -4,6 +4,7 @@ options again (`normalize_options`), so a form only turns text into values."""
 from typing import Any
 
 from django import forms
+from django.http import QueryDict
 
 
 class SpikeOptionsForm(forms.Form):
@@ -33,6 +34,16 @@ OPTION_FORMS: dict[str, type[forms.Form]] = {
     "spike": SpikeOptionsForm,
     "steps": StepsOptionsForm,
 }
+
+
+# Fields every POST form of the site carries besides its own.
+NOT_OPTIONS = frozenset({"csrfmiddlewaretoken"})
+
+
+def posted_options(data: QueryDict) -> QueryDict | None:
+    """The POST data when it carries any deal option, or None when it carries none
+    (a bare "Deal" button): then the game is dealt with the defaults."""
+    return data if any(key not in NOT_OPTIONS for key in data) else None
 
 
 def options_form(variant: str, data: Any = None) -> forms.Form | None:

@@ -12,6 +12,7 @@ from django.db.models import Count, Max, Min, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from core import params
 from games.engine import Variant, format_move, get_variant, suit_of
 from games.models import Game
 
@@ -123,11 +124,12 @@ def _selected_card(public: dict[str, Any], source: str, count: int) -> str | Non
 def _selection(
     game: Game, variant: Variant[Any], state: Any, public: dict[str, Any], key: str | None
 ) -> Selection | None:
-    """Parse `t3/2` or `w/1`; a key naming no face-up card selects nothing."""
-    if not key or not game.is_active:
+    """Parse `t3/2` or `w/1`; a key that cannot be read or names no face-up card
+    selects nothing."""
+    parsed = params.selection(key)
+    if parsed is None or not game.is_active:
         return None
-    source, _, count_text = key.partition("/")
-    count = int(count_text) if count_text.isdigit() else 1
+    source, count = parsed
     card = _selected_card(public, source, count)
     if card is None:
         return None

@@ -20,13 +20,14 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.selectors import profile_for_user
+from core import params
 from games import selectors, services
 from games.catalog import PLAYABLE_VARIANTS
 from games.engine import EngineError, get_variant, variant_keys
 from games.errors import GameActionError, MoveRefused, StaleAction
 from games.forms import ActionForm, FinishForm, MoveForm, TapForm
 from games.models import Game
-from games.options import options_form
+from games.options import options_form, posted_options
 
 HIGHLIGHTING_VARIANTS = ("spike",)
 REFUSAL_STATUS = {MoveRefused: 422, StaleAction: 409}
@@ -90,12 +91,13 @@ def _render_play(
 @login_required
 @require_POST
 def new_deal(request: HttpRequest, variant: str) -> HttpResponse:
-    """Deal a new game with the options posted (the defaults when none are)."""
+    """Deal a new game with the options posted: the defaults when the POST carries
+    none, a 400 with the form's errors when they are incomplete or invalid."""
     variant = _playable_variant_or_404(variant)
-    form = options_form(variant, request.POST)
-    if form is not None and not form.is_valid():
+    form = options_form(variant, posted_options(request.POST))
+    if form is not None and form.is_bound and not form.is_valid():
         return _render_play(request, variant, form, status=400)
-    options = form.cleaned_data if form is not None else None
+    options = form.cleaned_data if form is not None and form.is_bound else None
     try:
         game = services.game_start(player=request.user, variant=variant, options=options)
     except EngineError as refusal:
@@ -276,12 +278,10 @@ def finish(request: HttpRequest, game_id: UUID) -> HttpResponse:
 @require_GET
 def history(request: HttpRequest) -> HttpResponse:
     services.games_close_expired(player=request.user)
-    variant = request.GET.get("variant") or None
-    if variant is not None and variant not in variant_keys():
-        variant = None
+    variant = params.choice(request.GET, "variant", variant_keys(), default=None)
     page = Paginator(
         selectors.game_history_for_player(player=request.user, variant=variant), 10
-    ).get_page(request.GET.get("page"))
+    ).get_page(params.page_number(request.GET))
     context = {
         "page": page,
         "stats": selectors.game_stats_for_player(player=request.user, variant=variant),

@@ -9,25 +9,13 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
+from core import params
 from games.engine import get_variant
 from games.models import DailyDeal
 from games.services import game_start_daily
 from leaderboards import selectors, services
 from leaderboards.models import PeriodBest
 from leaderboards.periods import today_utc
-
-
-def _page_number(request: HttpRequest) -> int:
-    raw = request.GET.get("page", "1")
-    return int(raw) if raw.isdigit() else 1
-
-
-def _month(request: HttpRequest, today: date) -> date:
-    raw = request.GET.get("month", "")
-    try:
-        return date.fromisoformat(f"{raw}-01") if raw else today.replace(day=1)
-    except ValueError:
-        return today.replace(day=1)
 
 
 def _daily_game_or_404(variant: str) -> str:
@@ -43,7 +31,8 @@ def daily(request: HttpRequest) -> HttpResponse:
     deals, the player's streak and a calendar of past days."""
     today = today_utc()
     deals = services.daily_deals_ensure(day=today)
-    month = _month(request, today)
+    this_month = today.replace(day=1)
+    month = params.year_month(request.GET, latest=this_month) or this_month
     context = {
         "today": today,
         "entries": selectors.daily_overview(deals=deals, player=request.user),
@@ -77,10 +66,9 @@ def daily_play(request: HttpRequest, variant: str) -> HttpResponse:
 @require_GET
 def deal_leaderboard(request: HttpRequest, day: str, variant: str) -> HttpResponse:
     today = today_utc()
-    try:
-        deal_day = date.fromisoformat(day)
-    except ValueError as malformed:
-        raise Http404("No such daily deal") from malformed
+    deal_day = params.iso_day(day)
+    if deal_day is None:
+        raise Http404("No such daily deal")
     if deal_day > today:
         raise Http404("That day's deals are not out yet")
     try:
@@ -92,7 +80,8 @@ def deal_leaderboard(request: HttpRequest, day: str, variant: str) -> HttpRespon
         if deal is None:
             raise Http404("No such daily deal") from missing
     viewer = request.user if request.user.is_authenticated else None
-    board = selectors.leaderboard_for_deal(deal=deal, page=_page_number(request), viewer=viewer)
+    page = params.page_number(request.GET)
+    board = selectors.leaderboard_for_deal(deal=deal, page=page, viewer=viewer)
     context = {
         "deal": deal,
         "name": get_variant(deal.variant).name,
@@ -106,15 +95,19 @@ def deal_leaderboard(request: HttpRequest, day: str, variant: str) -> HttpRespon
 @require_GET
 def period_leaderboard(request: HttpRequest, variant: str) -> HttpResponse:
     variant = _daily_game_or_404(variant)
-    period = request.GET.get("period", PeriodBest.Period.WEEK)
-    if period not in PeriodBest.Period.values:
-        period = PeriodBest.Period.WEEK
+    period = params.choice(
+        request.GET, "period", PeriodBest.Period.values, default=PeriodBest.Period.WEEK
+    )
     if settings.CELERY_TASK_ALWAYS_EAGER:
         # No worker, so no beat: the page brings its table up to date itself.
         services.period_rankings_refresh(variant=variant, period=period, today=today_utc())
     viewer = request.user if request.user.is_authenticated else None
     table = selectors.period_leaderboard(
-        variant=variant, period=period, today=today_utc(), page=_page_number(request), viewer=viewer
+        variant=variant,
+        period=period,
+        today=today_utc(),
+        page=params.page_number(request.GET),
+        viewer=viewer,
     )
     context = {
         "variant": variant,

@@ -187,3 +187,9 @@ def test_clearing_a_spike_is_celebrated_on_the_board(player_client, player):
             return
         services.game_move_play(game_id=game.id, player=player, move=move, revision=revision)
     pytest.fail("the winning fixture cleared no spike")
+
+
+def test_a_new_deal_posted_with_no_options_is_the_classic_mode(player_client, player):
+    response = player_client.post(reverse("games:new_deal", args=["spike"]))
+    assert response.status_code == 302
+    assert Game.objects.get(player=player, variant="spike").options["mode"] == "classic"

@@ -133,3 +133,22 @@ def test_a_reserve_card_taps_to_where_it_goes(player_client, player):
     )
     assert response.status_code == 200
     assert STEPS.load(Game.objects.get(id=game.id).state) == STEPS.apply(state, expected).state
+
+
+@pytest.mark.parametrize("data", [{}, {"csrfmiddlewaretoken": "x"}], ids=["empty", "token-only"])
+def test_a_new_deal_posted_with_no_options_deals_the_defaults(player_client, player, data):
+    response = player_client.post(reverse("games:new_deal", args=["steps"]), data)
+    game = Game.objects.get(player=player, variant="steps")
+    assert response.status_code == 302
+    assert response["Location"] == url("detail", game)
+    assert game.options == STEPS.normalize_options(None)
+
+
+def test_a_new_deal_with_some_options_missing_is_refused_with_the_form_errors(
+    player_client, player
+):
+    response = player_client.post(reverse("games:new_deal", args=["steps"]), {"draw": "3"})
+    assert response.status_code == 400
+    assert response.context["form"].errors.keys() == {"buffers", "recycles"}
+    assert b"This field is required." in response.content
+    assert not Game.objects.filter(player=player).exists()

@@ -265,3 +265,20 @@ def test_a_daily_game_in_progress_does_not_stand_in_for_the_casual_one(player_cl
     )
     daily.refresh_from_db()
     assert daily.is_active
+
+
+@pytest.mark.parametrize("confirm", ["maybe", "yes", "true", "1", "ON", "on "])
+def test_finish_with_any_other_confirm_value_is_refused_and_changes_nothing(
+    player_client, game, confirm
+):
+    refused = player_client.post(url("finish", game), {"revision": 0, "confirm": confirm}, **HX)
+    assert refused.status_code == 400
+    assert b"malformed" in refused.content
+    assert b"Finish this game?" not in refused.content
+    plain = player_client.post(url("finish", game), {"revision": 0, "confirm": confirm})
+    assert plain.status_code == 302
+    assert plain["Location"] == url("detail", game)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+    assert game.revision == 0
+    assert game.finished_at is None
