@@ -113,12 +113,12 @@ if REDIS_URL:
             "BACKEND": "accounts.cache.FailOpenRedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "arena"),
+            # A Redis that hangs costs a request seconds, not forever.
+            "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
         }
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
-            # A Redis that hangs costs a request seconds, not forever.
-            "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
 
 # One backend (allauth's, a ModelBackend): one password hash per login attempt,
 # whether the login exists or not (accounts/auth_backends.py).
