@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 from django.core.cache import cache, caches
+from django.core.cache.backends.locmem import LocMemCache
+from django.core.cache.backends.redis import RedisCache
 from django.db import connection
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -65,5 +67,5 @@ def test_the_database_is_the_one_database_url_names():
 def test_the_cache_is_redis_when_redis_url_is_set():
     cache.set("arena-probe", "ok", 5)
     assert cache.get("arena-probe") == "ok"
-    backend = type(caches["default"]).__name__
-    assert backend == ("RedisCache" if os.environ.get("REDIS_URL") else "LocMemCache")
+    expected = RedisCache if os.environ.get("REDIS_URL") else LocMemCache
+    assert isinstance(caches["default"], expected)
