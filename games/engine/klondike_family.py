@@ -126,7 +126,8 @@ class KlondikeFamilyState:
         waste: tuple[str, ...],
     ) -> Self:
         """This state with the family's four parts replaced and the member's own fields
-        kept: ``dataclasses.replace`` at a third of its cost, on the path of every move.
+        kept: ``dataclasses.replace`` at less than half its cost, on the path of every
+        move.
         The dataclass's ``__init__`` sets each field with ``object.__setattr__``, and so
         does this."""
         cls = type(self)

@@ -43,3 +43,21 @@ def test_states_are_built_with_keywords_only(cls):
     assert all(field.kw_only for field in fields)
     with pytest.raises(TypeError):
         type(state)(*(getattr(state, field.name) for field in fields))
+
+
+@pytest.mark.parametrize("key", ["klondike", "kingsley", "steps"])
+def test_with_parts_is_replace_of_the_family_parts(key):
+    variant = get_variant(key)
+    state = variant.deal(full_deck(), {"buffers": 2, "retrieval": True} if key == "steps" else {})
+    for move in ["draw", "draw", "draw"]:
+        state = variant.play(state, move).state
+    parts = {
+        "tableau": state.tableau[::-1],
+        "foundations": (1, 0, 0, 0),
+        "stock": state.waste,
+        "waste": state.stock,
+    }
+    rebuilt = state.with_parts(**parts)
+    assert rebuilt == dataclasses.replace(state, **parts)
+    assert hash(rebuilt) == hash(dataclasses.replace(state, **parts))
+    assert type(rebuilt) is type(state)
