@@ -21,6 +21,7 @@ from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 
+from core import params
 from games.models import Game
 from leaderboards.periods import today_utc
 from reviews import selectors, services
@@ -269,10 +270,8 @@ class GameReviewAdmin(ReviewersOnly, admin.ModelAdmin):
         if not selectors.is_reviewer(request.user):
             raise PermissionDenied
         game = get_object_or_404(Game.objects.exclude(status=Game.Status.ACTIVE), pk=object_id)
-        try:
-            step = int(request.GET.get("step", "0"))
-        except ValueError:
-            step = 0
+        last = len(game.move_log)
+        step = params.integer(request.GET, "step", default=0, minimum=0, maximum=last)
         board = selectors.replay_board(game=game, step=step)
         context = {
             **self.admin_site.each_context(request),

@@ -14,6 +14,8 @@ from games.models import Game
 from leaderboards.periods import today_utc
 from leaderboards.services import daily_deals_ensure
 from tests.achievements.helpers import closed_game
+from tests.reviews.conftest import ensure_reviewers_group
+from tests.reviews.helpers import finished_game
 
 pytestmark = pytest.mark.django_db
 
@@ -104,3 +106,18 @@ def test_an_unknown_history_filter_and_page_fall_back(player_client, player):
     assert response.context["variant"] is None
     assert response.context["page"].number == 1
     assert Game.objects.filter(player=player).count() == 1
+
+
+@pytest.mark.parametrize(
+    ("step", "shown"),
+    [("5", 5), ("%D9%A3", 0), (SUPERSCRIPT_TWO, 0), ("-1", 0), ("99", 12), ("9" * 5000, 12)],
+)
+def test_the_replay_step_is_read_as_ascii_digits_within_the_moves(make_user, step, shown):
+    reviewer = make_user("rita", is_staff=True)
+    reviewer.groups.add(ensure_reviewers_group())
+    game = finished_game(make_user("alice"), moves=12)
+    client = Client(raise_request_exception=False)
+    client.force_login(reviewer)
+    response = client.get(reverse("admin:games_game_replay", args=[game.pk]) + f"?step={step}")
+    assert response.status_code == 200
+    assert f"Step {shown} of 12" in response.content.decode()
