@@ -33,6 +33,7 @@ from accounts.models import Profile
 from achievements.models import Award
 from games import services
 from games.catalog import PLAYABLE_VARIANTS
+from games.models import Game
 from leaderboards.periods import today_utc
 from leaderboards.services import daily_deals_ensure
 from reviews.models import AuditEntry
@@ -311,7 +312,8 @@ def _probes(seeded: Seeded, pattern: Pattern) -> st.SearchStrategy[Probe]:
 def _explicit(seeded: Seeded, pattern: Pattern) -> list[Probe]:
     """The sweep every pattern gets on every run, before the random examples: the
     path of what exists with each hostile value in every query parameter and in
-    every form field, and each hostile value in every path value."""
+    every form field, each hostile value in every path value, and "1" in each path
+    value in turn."""
     parameters = _parameters(pattern)
     real = _path(pattern, [seeded.existing(p)[0] for p in parameters])
     identity = ("reviewer" if pattern.own else "superuser") if pattern.admin else "player"
@@ -329,6 +331,12 @@ def _explicit(seeded: Seeded, pattern: Pattern) -> list[Probe]:
         probes += [
             probe("GET", _path(pattern, [value] * len(parameters)))
             for value in (SWEEP_PATH if pattern.own else SWEEP_PATH[:1])
+        ]
+        # A small number where one key is expected, the other values real.
+        existing = [seeded.existing(p)[0] for p in parameters]
+        probes += [
+            probe("GET", _path(pattern, [*existing[:i], "1", *existing[i + 1 :]]))
+            for i in range(len(parameters))
         ]
     return probes
 
@@ -410,8 +418,10 @@ def _seed(make_user) -> Seeded:
             "username": ["alice", "ALICE", "bob", "rita"],
             "day": [today.isoformat(), (today - timedelta(days=1)).isoformat(), "2000-01-01"],
             "variant": [deals[0].variant, *PLAYABLE_VARIANTS, "nope"],
+            # Game's first: its primary key is a UUID that "1" is not.
             "content_type_id": [
-                str(pk) for pk in ContentType.objects.values_list("pk", flat=True)[:5]
+                str(ContentType.objects.get_for_model(Game).pk),
+                *(str(pk) for pk in ContentType.objects.values_list("pk", flat=True)[:5]),
             ],
             "app_label": ["games", "reviews", "auth"],
             "url": ["games/", "nope/"],
