@@ -8,13 +8,15 @@ that earns it and shows a count; any other is awarded once per player.
 
 Declaring a new one is all it takes: the next catch-up task
 (`achievements_catch_up_task`, on the beat) evaluates every past game for it.
-A game that lands later gets its per-game badges by adding it to `GAMES`.
+A game that lands later gets its first-win and no-undo badges from its spec
+(games/specs.py, `generic_badges`).
 """
 
 from dataclasses import dataclass
 
 from achievements import rules
 from achievements.rules import Rule
+from games.specs import game_specs
 
 
 @dataclass(frozen=True)
@@ -28,14 +30,8 @@ class Achievement:
     repeatable: bool = False
 
 
-# The games with a first-win and a no-undo badge: engine key and name.
-GAMES: dict[str, str] = {
-    "klondike": "Klondike",
-    "kingsley": "Kingsley",
-    "spiderette": "Spiderette",
-    "spike": "Spike",
-    "steps": "Steps",
-}
+# The games with a first-win and a no-undo badge (games.specs): key and name.
+GAMES: dict[str, str] = {spec.key: spec.name for spec in game_specs() if spec.generic_badges}
 
 ACHIEVEMENTS: tuple[Achievement, ...] = (
     Achievement(

@@ -1,8 +1,6 @@
 """The deal options a player can choose, as forms. The engine validates the
 options again (`normalize_options`), so a form only turns text into values."""
 
-from typing import Any
-
 from django import forms
 from django.http import QueryDict
 
@@ -30,12 +28,6 @@ class StepsOptionsForm(forms.Form):
     )
 
 
-OPTION_FORMS: dict[str, type[forms.Form]] = {
-    "spike": SpikeOptionsForm,
-    "steps": StepsOptionsForm,
-}
-
-
 # Fields every POST form of the site carries besides its own.
 NOT_OPTIONS = frozenset({"csrfmiddlewaretoken"})
 
@@ -44,11 +36,3 @@ def posted_options(data: QueryDict) -> QueryDict | None:
     """The POST data when it carries any deal option, or None when it carries none
     (a bare "Deal" button): then the game is dealt with the defaults."""
     return data if any(key not in NOT_OPTIONS for key in data) else None
-
-
-def options_form(variant: str, data: Any = None) -> forms.Form | None:
-    """The options form of a variant (bound when `data` is given), or None when it has none."""
-    form_class = OPTION_FORMS.get(variant)
-    if form_class is None:
-        return None
-    return form_class(data) if data is not None else form_class()

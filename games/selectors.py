@@ -15,6 +15,7 @@ from django.utils import timezone
 from core import params
 from games.engine import Variant, format_move, get_variant, suit_of
 from games.models import Game
+from games.specs import TEMPLATE_PARTS, game_spec
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,8 @@ class Board:
     remaining_seconds: int | None
     highlight: bool
     always_highlight: bool
+    templates: dict[str, str]
+    """The game's own templates by part (board, hud, summary): games.specs."""
 
     @property
     def time_deduction(self) -> int:
@@ -185,7 +188,15 @@ def game_board(
         remaining_seconds=_remaining_seconds(game, now),
         highlight=always_highlight or selected == "w",
         always_highlight=always_highlight,
+        templates=_templates(game.variant),
     )
+
+
+def _templates(variant: str) -> dict[str, str]:
+    spec = game_spec(variant)
+    if spec is None:
+        raise ValueError(f"The site offers no game {variant!r}")
+    return {part: spec.template(part) for part in TEMPLATE_PARTS}
 
 
 def game_history_for_player(*, player: User, variant: str | None = None) -> QuerySet[Game]:

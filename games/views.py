@@ -22,21 +22,21 @@ from django.views.decorators.http import require_GET, require_POST
 from accounts.selectors import profile_for_user
 from core import params
 from games import selectors, services
-from games.catalog import PLAYABLE_VARIANTS
-from games.engine import EngineError, get_variant, variant_keys
+from games.engine import EngineError
 from games.errors import GameActionError, MoveRefused, StaleAction
 from games.forms import ActionForm, FinishForm, MoveForm, TapForm
 from games.models import Game
-from games.options import options_form, posted_options
+from games.options import posted_options
+from games.specs import GameSpec, game_keys, game_spec, game_specs
 
-HIGHLIGHTING_VARIANTS = ("spike",)
 REFUSAL_STATUS = {MoveRefused: 422, StaleAction: 409}
 
 
-def _playable_variant_or_404(variant: str) -> str:
-    if variant not in PLAYABLE_VARIANTS or variant not in variant_keys():
+def _spec_or_404(variant: str) -> GameSpec:
+    spec = game_spec(variant)
+    if spec is None:
         raise Http404("No such game")
-    return variant
+    return spec
 
 
 def _own_game_or_404(request: HttpRequest, game_id: UUID) -> Game:
@@ -47,7 +47,7 @@ def _own_game_or_404(request: HttpRequest, game_id: UUID) -> Game:
 
 
 def _playable_games() -> list[dict[str, str]]:
-    return [{"key": key, "name": get_variant(key).name} for key in PLAYABLE_VARIANTS]
+    return [{"key": spec.key, "name": spec.name} for spec in game_specs()]
 
 
 @require_GET
@@ -59,19 +59,19 @@ def home(request: HttpRequest) -> HttpResponse:
 def play(request: HttpRequest, variant: str) -> HttpResponse:
     """GET shows the active game of this variant (or the deal options with
     `?options`); POST resumes the active game or deals one."""
-    variant = _playable_variant_or_404(variant)
+    spec = _spec_or_404(variant)
     if request.method == "POST":
-        game = services.game_resume_or_start(player=request.user, variant=variant)
+        game = services.game_resume_or_start(player=request.user, variant=spec.key)
         return redirect("games:detail", game_id=game.id)
-    active = selectors.game_active_for_player(player=request.user, variant=variant)
+    active = selectors.game_active_for_player(player=request.user, variant=spec.key)
     if active is not None and "options" not in request.GET:
         return redirect("games:detail", game_id=active.id)
-    return _render_play(request, variant, options_form(variant), active=active)
+    return _render_play(request, spec, spec.options_form_for(), active=active)
 
 
 def _render_play(
     request: HttpRequest,
-    variant: str,
+    spec: GameSpec,
     form: Form | None,
     *,
     active: Game | None = None,
@@ -79,8 +79,8 @@ def _render_play(
     status: int = 200,
 ) -> HttpResponse:
     context = {
-        "variant": variant,
-        "name": get_variant(variant).name,
+        "variant": spec.key,
+        "name": spec.name,
         "form": form,
         "active": active,
         "error": error,
@@ -93,15 +93,15 @@ def _render_play(
 def new_deal(request: HttpRequest, variant: str) -> HttpResponse:
     """Deal a new game with the options posted: the defaults when the POST carries
     none, a 400 with the form's errors when they are incomplete or invalid."""
-    variant = _playable_variant_or_404(variant)
-    form = options_form(variant, posted_options(request.POST))
+    spec = _spec_or_404(variant)
+    form = spec.options_form_for(posted_options(request.POST))
     if form is not None and form.is_bound and not form.is_valid():
-        return _render_play(request, variant, form, status=400)
+        return _render_play(request, spec, form, status=400)
     options = form.cleaned_data if form is not None and form.is_bound else None
     try:
-        game = services.game_start(player=request.user, variant=variant, options=options)
+        game = services.game_start(player=request.user, variant=spec.key, options=options)
     except EngineError as refusal:
-        return _render_play(request, variant, form, error=str(refusal), status=400)
+        return _render_play(request, spec, form, error=str(refusal), status=400)
     return _go_to_game(request, game)
 
 
@@ -164,7 +164,8 @@ def _event_values(events: tuple[str, ...], prefix: str) -> list[str]:
 
 def _highlight_preference(request: HttpRequest, game: Game) -> bool:
     """Only boards that highlight playable cards read the player's setting."""
-    if game.variant not in HIGHLIGHTING_VARIANTS:
+    spec = game_spec(game.variant)
+    if spec is None or not spec.highlighting:
         return False
     return profile_for_user(user=request.user).highlight_moves
 
@@ -278,7 +279,7 @@ def finish(request: HttpRequest, game_id: UUID) -> HttpResponse:
 @require_GET
 def history(request: HttpRequest) -> HttpResponse:
     services.games_close_expired(player=request.user)
-    variant = params.choice(request.GET, "variant", variant_keys(), default=None)
+    variant = params.choice(request.GET, "variant", game_keys(), default=None)
     page = Paginator(
         selectors.game_history_for_player(player=request.user, variant=variant), 10
     ).get_page(params.page_number(request.GET))
@@ -294,5 +295,5 @@ def history(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def rules(request: HttpRequest, variant: str) -> HttpResponse:
-    variant = _playable_variant_or_404(variant)
-    return render(request, f"games/rules/{variant}.html", {"name": get_variant(variant).name})
+    spec = _spec_or_404(variant)
+    return render(request, spec.template("rules"), {"name": spec.name})

@@ -11,13 +11,13 @@ from datetime import date, datetime, timedelta
 from functools import partial
 from uuid import UUID
 
-from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import Count, Max, QuerySet
 from django.utils import timezone
 
-from games.engine import get_variant, new_seed, variant_keys
+from games.engine import get_variant, new_seed
 from games.models import DailyDeal, Game
+from games.specs import daily_game_specs, game_spec
 from leaderboards import redis_ranks
 from leaderboards.models import PeriodBest, Result
 from leaderboards.periods import period_start
@@ -29,13 +29,15 @@ PERIOD_TABLE_MAX_AGE = timedelta(minutes=5)
 
 
 def daily_deal_games() -> list[str]:
-    """The games that get a daily deal: those configured that the engine knows."""
-    known = set(variant_keys())
-    return [variant for variant in settings.DAILY_DEALS if variant in known]
+    """The games that get a daily deal (games.specs)."""
+    return [spec.key for spec in daily_game_specs()]
 
 
 def ranking_rule_for(variant: str) -> RankingRule:
-    return RANKING_RULES[str(settings.DAILY_DEALS[variant]["ranking"])]
+    spec = game_spec(variant)
+    if spec is None:
+        raise ValueError(f"The site offers no game {variant!r}")
+    return RANKING_RULES[spec.ranking]
 
 
 def daily_deals_ensure(*, day: date) -> list[DailyDeal]:
@@ -43,15 +45,13 @@ def daily_deals_ensure(*, day: date) -> list[DailyDeal]:
     same moment as another process: the database allows one deal per game and day."""
     existing = {deal.variant: deal for deal in DailyDeal.objects.filter(date=day)}
     deals = []
-    for variant in daily_deal_games():
-        deal = existing.get(variant)
+    for spec in daily_game_specs():
+        deal = existing.get(spec.key)
         if deal is None:
-            options = get_variant(variant).normalize_options(
-                settings.DAILY_DEALS[variant].get("options")  # type: ignore[arg-type]
-            )
+            options = get_variant(spec.key).normalize_options(spec.daily_options)
             # get_or_create: a deal another process made meanwhile is the one kept.
             deal, _ = DailyDeal.objects.get_or_create(
-                date=day, variant=variant, defaults={"options": options, "seed": new_seed()}
+                date=day, variant=spec.key, defaults={"options": options, "seed": new_seed()}
             )
         deals.append(deal)
     return deals

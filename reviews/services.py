@@ -28,6 +28,7 @@ from django.db.models import Exists, Max, Min, OuterRef, Q, Subquery
 from django.utils import timezone
 
 from games.models import DailyDeal, Game
+from games.specs import game_spec
 from leaderboards.models import Result
 from leaderboards.services import result_listing_set
 from reviews import rules
@@ -70,7 +71,7 @@ def game_review(*, game_id: UUID) -> bool:
             actions=game.revision,
             min_seconds_per_action=settings.REVIEW_MIN_SECONDS_PER_MOVE,
             min_actions=settings.REVIEW_MIN_MOVES_FOR_SPEED,
-            min_win_seconds=settings.REVIEW_MIN_WIN_SECONDS.get(game.variant),
+            min_win_seconds=_min_win_seconds(game.variant),
         )
     )
     try:
@@ -156,6 +157,11 @@ def replay_view_record(*, game: Game, viewer: User, today: date) -> AuditEntry |
         now=timezone.now(),
         details={"daily_deal": deal.id},
     )
+
+
+def _min_win_seconds(variant: str) -> int | None:
+    spec = game_spec(variant)
+    return None if spec is None else spec.min_win_seconds
 
 
 def _verified_automatically(game_id: UUID) -> bool:

@@ -268,14 +268,7 @@ GAME_CLOSED_TASKS: list[str] = [
 # actions (every move, tap, undo, auto-complete and finish request counts one)...
 REVIEW_MIN_SECONDS_PER_MOVE = float(os.environ.get("REVIEW_MIN_SECONDS_PER_MOVE", "0.25"))
 REVIEW_MIN_MOVES_FOR_SPEED = int(os.environ.get("REVIEW_MIN_MOVES_FOR_SPEED", "20"))
-# ...or a win in fewer seconds than this, per game (a game not listed has no such rule).
-REVIEW_MIN_WIN_SECONDS: dict[str, int] = {
-    "klondike": 45,
-    "kingsley": 45,
-    "spiderette": 45,
-    "steps": 45,
-    "spike": 20,
-}
+# ...or a win faster than its game's `min_win_seconds` (games/specs.py).
 # Score outlier: a result above median + MADS x MAD of the deal's other listed
 # results with the same outcome (won or not), once there are at least MIN_RESULTS;
 # MAD is taken as at least MIN_MAD (a deal where most scores are equal).
@@ -293,16 +286,6 @@ REVIEW_SWEEP_BATCH = 500
 # and this many listed results drawn at random from all the others, each run. A record
 # whose digest differs from its last verification is replayed again.
 REVIEW_RESAMPLE_SIZE = int(os.environ.get("REVIEW_RESAMPLE_SIZE", "50"))
-
-# Daily deals and leaderboards: a game joins them with one line here (its deal
-# options and the name of its ranking rule in leaderboards/ranking.py).
-DAILY_DEALS: dict[str, dict[str, object]] = {
-    "klondike": {"options": {}, "ranking": "won_score_time_moves"},
-    "kingsley": {"options": {}, "ranking": "won_score_time_moves"},
-    "spiderette": {"options": {}, "ranking": "won_score_time_moves"},
-    "steps": {"options": {}, "ranking": "score_time"},
-    "spike": {"options": {"mode": "classic"}, "ranking": "score_time"},
-}
 
 # Game clock: time counts up from the server clock, and each gap between two
 # requests of the player counts for at most this many seconds.

@@ -11,6 +11,7 @@ from games.models import DailyDeal
 from leaderboards import services
 from leaderboards.periods import today_utc
 from leaderboards.tasks import daily_deals_create_task
+from tests.specs import override_game_specs
 
 pytestmark = pytest.mark.django_db
 
@@ -75,11 +76,10 @@ def test_deals_carry_each_games_configured_options():
         assert deal.options == get_variant(variant).normalize_options(deal.options)
 
 
-def test_a_game_joins_with_one_line_of_settings_and_unknown_games_wait(settings):
-    settings.DAILY_DEALS = {
-        "klondike": {"options": {}, "ranking": "won_score_time_moves"},
-        "patience": {"options": {}, "ranking": "score_time"},  # not in the engine
-    }
+def test_a_game_joins_the_daily_deals_by_its_spec(monkeypatch):
+    override_game_specs(
+        monkeypatch, **{key: {"has_daily_deal": key == "klondike"} for key in GAMES}
+    )
     assert services.daily_deal_games() == ["klondike"]
     assert [d.variant for d in services.daily_deals_ensure(day=today_utc())] == ["klondike"]
 

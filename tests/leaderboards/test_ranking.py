@@ -4,6 +4,7 @@ from dataclasses import dataclass
 
 import pytest
 
+from games.specs import game_specs
 from leaderboards.ranking import MAX_KEY_BITS, RANKING_RULES, RankingRule, SortKey
 
 CLASSIC = RANKING_RULES["won_score_time_moves"]
@@ -22,9 +23,9 @@ def key(rule: RankingRule, **figures: object) -> int:
     return rule.rank_key(R(**figures))  # type: ignore[arg-type]
 
 
-def test_every_configured_game_names_a_known_rule(settings):
-    for variant, config in settings.DAILY_DEALS.items():
-        assert config["ranking"] in RANKING_RULES, variant
+def test_every_game_names_a_known_rule():
+    for spec in game_specs():
+        assert spec.ranking in RANKING_RULES, spec.key
 
 
 def test_keys_fit_a_double_exactly():

@@ -6,6 +6,9 @@ from django.apps import apps
 from django.contrib.auth.models import Group
 from django.db import connection
 
+from games import specs
+from tests.specs import override_game_specs
+
 reviewers_migration = importlib.import_module("reviews.migrations.0002_reviewers_group")
 
 
@@ -56,8 +59,10 @@ def staff_client(client, staff):
 
 
 @pytest.fixture(autouse=True)
-def _no_speed_rules_unless_asked(settings):
+def _no_speed_rules_unless_asked(settings, monkeypatch):
     """Games in tests are played at machine speed, which the speed rules would
     flag: they are off here, and tests/reviews/test_flags.py sets them."""
     settings.REVIEW_MIN_SECONDS_PER_MOVE = 0
-    settings.REVIEW_MIN_WIN_SECONDS = {}
+    override_game_specs(
+        monkeypatch, **{key: {"min_win_seconds": None} for key in specs.game_keys()}
+    )

@@ -14,6 +14,7 @@ from reviews.models import Flag, GameReview
 from reviews.tasks import reviews_sweep_task
 from tests.leaderboards.helpers import Figures, deal_of, insert_results
 from tests.reviews.helpers import finished_game, tamper, won_game
+from tests.specs import override_game_specs
 
 pytestmark = pytest.mark.django_db
 
@@ -23,10 +24,10 @@ def flags_of(game):
 
 
 @pytest.fixture
-def speed_rules(settings):
+def speed_rules(settings, monkeypatch):
     settings.REVIEW_MIN_SECONDS_PER_MOVE = 0.25
     settings.REVIEW_MIN_MOVES_FOR_SPEED = 20
-    settings.REVIEW_MIN_WIN_SECONDS = {"klondike": 45}
+    override_game_specs(monkeypatch, klondike={"min_win_seconds": 45})
     return settings
 
 
@@ -71,8 +72,8 @@ class TestWinTooFast:
         services.game_review(game_id=game.id)
         assert flags_of(game) == []
 
-    def test_a_game_without_a_threshold_has_no_win_rule(self, player, speed_rules):
-        speed_rules.REVIEW_MIN_WIN_SECONDS = {}
+    def test_a_game_without_a_threshold_has_no_win_rule(self, player, speed_rules, monkeypatch):
+        override_game_specs(monkeypatch, klondike={"min_win_seconds": None})
         game = tamper(won_game(player), elapsed_ms=40_000)
         services.game_review(game_id=game.id)
         assert flags_of(game) == []
