@@ -1,6 +1,7 @@
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 
 from games.models import Game
 
@@ -70,11 +71,29 @@ class Evaluation(models.Model):
 
 
 class Backfill(models.Model):
-    """An achievement whose rule has been run over every past game. A declared
-    achievement without a row is new: the catch-up task backfills it."""
+    """The backfill of one achievement over every past game: its rule run over the
+    closed games in (finished_at, id) order, a chunk per task run. A declared
+    achievement without a row is new: the catch-up task starts its backfill.
+
+    The cursor is the last game of the last chunk that completed: a chunk killed
+    halfway leaves it where it was, and the next run judges that chunk again
+    (awards are idempotent). `updated_at` moves with every chunk, so a backfill
+    whose chain of tasks died (a hard time limit, a lost message) shows as stale
+    and the catch-up continues it from the cursor."""
 
     code = models.CharField(max_length=64, unique=True)
-    completed_at = models.DateTimeField()
+    started_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(default=timezone.now)
+    after_finished_at = models.DateTimeField(
+        null=True, blank=True, help_text="The cursor: the last judged game's finish time."
+    )
+    after_game_id = models.UUIDField(
+        null=True, blank=True, help_text="The cursor: the last judged game's id (ties on time)."
+    )
+    completed_at = models.DateTimeField(
+        null=True, blank=True, help_text="Set when the walk reached the newest game."
+    )
 
     def __str__(self) -> str:
-        return f"{self.code} backfilled"
+        state = "backfilled" if self.completed_at else "backfilling"
+        return f"{self.code} {state}"

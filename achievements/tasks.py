@@ -3,16 +3,21 @@
 from uuid import UUID
 
 from celery import shared_task
+from django.conf import settings
 from django.core.cache import cache
 from django.db import DatabaseError
 
 from achievements import services
 
 CATCH_UP_LOCK = "achievements:catch-up"
-# A catch-up that is killed (hard time limit, lost worker) leaves its lock
-# behind: it lapses a minute after the longest a run may last.
-CATCH_UP_TIME_LIMIT = 540
+# The catch-up only starts backfills (their chunks run as tasks of their own)
+# and judges at most SWEEP_LIMIT games. A catch-up that is killed (hard time
+# limit, lost worker) leaves its lock behind: it lapses a minute after the
+# longest a run may last.
+CATCH_UP_TIME_LIMIT = 90
 CATCH_UP_LOCK_SECONDS = CATCH_UP_TIME_LIMIT + 60
+# A chunk judges for at most services.BACKFILL_BUDGET_SECONDS (30 s).
+BACKFILL_TIME_LIMIT = 90
 
 
 @shared_task(
@@ -33,25 +38,40 @@ def achievements_evaluate_task(game_id: str) -> list[str]:
 @shared_task(
     name="achievements.tasks.achievements_backfill_task",
     acks_late=True,
-    soft_time_limit=CATCH_UP_TIME_LIMIT - 60,
-    time_limit=CATCH_UP_TIME_LIMIT,
+    soft_time_limit=BACKFILL_TIME_LIMIT - 30,
+    time_limit=BACKFILL_TIME_LIMIT,
+    autoretry_for=(DatabaseError,),
+    retry_backoff=5,
+    retry_backoff_max=300,
+    max_retries=10,
 )
-def achievements_backfill_task(code: str | None = None) -> int:
-    """Judge every past game for one achievement, or for all of them."""
-    return services.achievements_backfill(codes=None if code is None else [code])
+def achievements_backfill_task(*codes: str) -> int:
+    """Backfill the given achievements (every one without arguments): judge the
+    next chunk of past games, then enqueue this task again, with the same
+    arguments, for the chunk after it, until the walk reaches the newest game.
+    When tasks run in-process the chunks run here one after another instead (a
+    task that applies itself would recurse once per chunk). Returns the games
+    judged."""
+    selected = list(codes) or None
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        return services.achievements_backfill(codes=selected)
+    step = services.achievements_backfill_chunk(codes=selected)
+    if not step.done:
+        achievements_backfill_task.apply_async(codes)
+    return step.judged
 
 
 @shared_task(
     name="achievements.tasks.achievements_catch_up_task",
     acks_late=True,
-    soft_time_limit=CATCH_UP_TIME_LIMIT - 60,
+    soft_time_limit=CATCH_UP_TIME_LIMIT - 30,
     time_limit=CATCH_UP_TIME_LIMIT,
 )
 def achievements_catch_up_task() -> dict[str, int]:
-    """On the beat: backfill new achievements, judge games a lost task missed.
-    One at a time: a run that finds another still going does nothing."""
+    """On the beat: start or continue the backfills, judge games a lost task
+    missed. One at a time: a run that finds another still going does nothing."""
     if not cache.add(CATCH_UP_LOCK, "1", CATCH_UP_LOCK_SECONDS):
-        return {"backfilled_games": 0, "swept_games": 0}
+        return {"backfills_started": 0, "swept_games": 0}
     try:
         return services.achievements_catch_up()
     finally:

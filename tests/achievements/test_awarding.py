@@ -278,15 +278,140 @@ def test_backfill_judges_every_past_game_oldest_first(player):
     )
     assert awarded(player, "first-win-klondike")[0].earned_at == first_win.finished_at
     assert Evaluation.objects.count() == 5
-    assert set(Backfill.objects.values_list("code", flat=True)) == set(BY_CODE)
+    assert set(completed_backfills()) == set(BY_CODE)
 
 
-def test_backfill_twice_changes_nothing_and_works_in_small_chunks(player):
-    past_games(player)
-    services.achievements_backfill(chunk=2)
+def completed_backfills() -> list[str]:
+    return list(Backfill.objects.filter(completed_at__isnull=False).values_list("code", flat=True))
+
+
+def expected_awards(player, games) -> list[tuple[str, object]]:
+    """The awards of the past games, each judged once, oldest first, by its own
+    evaluation (in a savepoint that is rolled back)."""
+    sid = transaction.savepoint()
+    for game in sorted(games, key=lambda game: (game.finished_at, game.id)):
+        services.achievements_evaluate(game_id=game.id)
     rows = award_rows(player)
+    transaction.savepoint_rollback(sid)
+    return rows
 
-    assert services.achievements_backfill(chunk=1) == 5
+
+def run_queued(monkeypatch, settings, *args) -> list[tuple[str, ...]]:
+    """Run the backfill task as a worker would: each run that re-queues itself
+    puts its arguments on a queue, and the next message is run after it."""
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    queue = [tuple(args)]
+    monkeypatch.setattr(
+        achievements_backfill_task, "apply_async", lambda codes: queue.append(tuple(codes))
+    )
+    runs = []
+    while queue:
+        codes = queue.pop(0)
+        runs.append(codes)
+        achievements_backfill_task.apply(args=codes)
+    return runs
+
+
+def test_a_backfill_over_several_chunks_re_queues_itself_and_awards_exactly_once(
+    player, monkeypatch, settings
+):
+    games = past_games(player)
+    expected = expected_awards(player, games)
+    monkeypatch.setattr(services, "BACKFILL_CHUNK", 2)
+
+    runs = run_queued(monkeypatch, settings)
+
+    assert runs == [(), (), ()]  # 2 + 2 + 1 games, the same arguments each time
+    assert award_rows(player) == expected
+    assert len(expected) >= 6
+    assert Evaluation.objects.count() == 5
+    assert set(completed_backfills()) == set(BY_CODE)
+
+
+def test_one_achievement_s_backfill_re_queues_with_its_code(player, monkeypatch, settings):
+    past_games(player)
+    monkeypatch.setattr(services, "BACKFILL_CHUNK", 3)
+
+    runs = run_queued(monkeypatch, settings, "spike-summit-gold")
+
+    assert runs == [("spike-summit-gold",)] * 2
+    assert codes_of(player) == {"spike-summit-gold"}
+    assert completed_backfills() == ["spike-summit-gold"]
+
+
+def test_in_process_the_chunks_run_in_a_loop_not_by_recursion(player, monkeypatch):
+    """With tasks run in-process, a task applying itself would nest one call per
+    chunk: a long history would exhaust the stack."""
+    games = past_games(player)
+    expected = expected_awards(player, games)
+    monkeypatch.setattr(services, "BACKFILL_CHUNK", 1)
+    monkeypatch.setattr(achievements_backfill_task, "apply_async", _explode)
+    chunks = []
+    real_chunk = services.achievements_backfill_chunk
+    monkeypatch.setattr(
+        services,
+        "achievements_backfill_chunk",
+        lambda **kw: chunks.append(real_chunk(**kw)) or chunks[-1],
+    )
+
+    assert achievements_backfill_task.apply().get() == 5
+
+    assert [step.judged for step in chunks] == [1, 1, 1, 1, 1, 0]
+    assert award_rows(player) == expected
+
+
+def test_a_chunk_killed_halfway_resumes_from_the_cursor(player, monkeypatch, settings):
+    games = past_games(player)
+    order = sorted(games, key=lambda game: (game.finished_at, game.id))
+    expected = expected_awards(player, games)
+    monkeypatch.setattr(services, "BACKFILL_CHUNK", 2)
+    judged = []
+    real_evaluate = services._evaluate
+
+    def evaluate(game, achievements, *, mark):
+        if game.id == order[3].id and len(judged) == 3:
+            raise WorkerLost("killed in the middle of the second chunk")
+        judged.append(game.id)
+        return real_evaluate(game, achievements, mark=mark)
+
+    monkeypatch.setattr(services, "_evaluate", evaluate)
+
+    with pytest.raises(WorkerLost):
+        run_queued(monkeypatch, settings)
+    assert judged == [game.id for game in order[:3]]
+    cursor = Backfill.objects.values_list("after_game_id", flat=True).distinct()
+    assert list(cursor) == [order[1].id]  # where the first chunk ended
+    assert completed_backfills() == []
+
+    judged.clear()
+    run_queued(monkeypatch, settings)  # the message delivered again
+
+    assert judged == [game.id for game in order[2:]]  # from the cursor, not from the oldest
+    assert award_rows(player) == expected
+    assert set(completed_backfills()) == set(BY_CODE)
+
+
+def test_a_chunk_stops_when_its_time_is_spent_and_the_next_goes_on(player, monkeypatch):
+    past_games(player)
+
+    first = services.achievements_backfill_chunk(budget_seconds=0)
+    second = services.achievements_backfill_chunk(budget_seconds=0)
+    rest = services.achievements_backfill_chunk()
+
+    assert (first.judged, first.done, second.judged, second.done) == (1, False, 1, False)
+    assert (rest.judged, rest.done) == (3, True)
+    assert Evaluation.objects.count() == 5
+
+
+def test_running_a_finished_backfill_again_does_nothing(player, monkeypatch):
+    past_games(player)
+    assert services.achievements_backfill(chunk=2) == 5
+    rows = award_rows(player)
+    monkeypatch.setattr(services, "_evaluate", _explode)
+
+    assert services.achievements_backfill(chunk=1) == 0
+    assert achievements_backfill_task.delay().get() == 0
+    assert achievements_backfill_task.delay("wins-10").get() == 0
     assert award_rows(player) == rows
 
 
@@ -296,49 +421,102 @@ def test_backfill_of_one_achievement_awards_only_it(player):
     achievements_backfill_task.delay("spike-summit-gold")
 
     assert codes_of(player) == {"spike-summit-gold"}
-    assert list(Backfill.objects.values_list("code", flat=True)) == ["spike-summit-gold"]
+    assert completed_backfills() == ["spike-summit-gold"]
     assert not Evaluation.objects.exists()  # the games still need their full evaluation
 
 
-def test_backfill_refuses_an_unknown_code():
+def test_backfill_refuses_an_unknown_code_or_an_empty_chunk():
     with pytest.raises(ValueError, match="Unknown achievements"):
         services.achievements_backfill(codes=["no-such-badge"])
+    with pytest.raises(ValueError, match="at least one game"):
+        services.achievements_backfill_chunk(chunk=0)
+    assert not Backfill.objects.exists()
+
+
+LOST_ONE = Achievement(
+    code="klondike-lost-one",
+    title="Lost one",
+    description="Lose a game of Klondike.",
+    game="klondike",
+    icon="star",
+    rule=lambda facts: facts.variant == "klondike" and facts.status == "lost",
+)
+
+
+def declare_lost_one(monkeypatch) -> None:
+    monkeypatch.setattr(services, "ACHIEVEMENTS", (*declarations.ACHIEVEMENTS, LOST_ONE))
+    monkeypatch.setitem(services.BY_CODE, LOST_ONE.code, LOST_ONE)
 
 
 def test_a_newly_declared_achievement_is_backfilled_by_the_catch_up(player, monkeypatch):
     games = past_games(player)
-    services.achievements_catch_up()  # everything is new on a fresh database
+    with committed():
+        services.achievements_catch_up()  # everything is new on a fresh database
     assert services.achievements_pending_backfill() == []
     before = award_rows(player)
-
-    lost_one = Achievement(
-        code="klondike-lost-one",
-        title="Lost one",
-        description="Lose a game of Klondike.",
-        game="klondike",
-        icon="star",
-        rule=lambda facts: facts.variant == "klondike" and facts.status == "lost",
-    )
-    monkeypatch.setattr(services, "ACHIEVEMENTS", (*declarations.ACHIEVEMENTS, lost_one))
-    monkeypatch.setitem(services.BY_CODE, lost_one.code, lost_one)
+    declare_lost_one(monkeypatch)
     assert services.achievements_pending_backfill() == ["klondike-lost-one"]
 
-    done = achievements_catch_up_task.delay().get()
+    with committed() as callbacks:
+        done = achievements_catch_up_task.delay().get()
 
-    assert done == {"backfilled_games": 5, "swept_games": 0}
+    assert done == {"backfills_started": 1, "swept_games": 0}
+    assert len(callbacks) == 1  # the backfill task, enqueued on commit
     assert award_rows(player) == sorted([*before, ("klondike-lost-one", games[0].id)])
     assert services.achievements_pending_backfill() == []
-    assert achievements_catch_up_task.delay().get() == {"backfilled_games": 0, "swept_games": 0}
+    with committed() as callbacks:
+        assert achievements_catch_up_task.delay().get() == {
+            "backfills_started": 0,
+            "swept_games": 0,
+        }
+    assert callbacks == []
+
+
+def test_the_catch_up_continues_a_stalled_backfill_and_leaves_a_moving_one(
+    player, monkeypatch, settings
+):
+    """A backfill whose chain of tasks died (a chunk killed by its hard time
+    limit) continues from its cursor; one that moved recently is left to its
+    chain."""
+    with committed():
+        services.achievements_catch_up()
+    games = sorted(past_games(player), key=lambda game: (game.finished_at, game.id))
+    declare_lost_one(monkeypatch)
+    now = timezone.now()
+    Backfill.objects.create(
+        code=LOST_ONE.code,
+        updated_at=now - timedelta(minutes=3),
+        after_finished_at=games[1].finished_at,
+        after_game_id=games[1].id,
+    )
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    sent = []
+    monkeypatch.setattr(achievements_backfill_task, "apply_async", lambda *a, **kw: sent.append(a))
+
+    with committed():
+        assert services.achievements_backfill_start(now=now) == []
+    with committed():
+        later = now + services.BACKFILL_STALE_AFTER
+        assert services.achievements_backfill_start(now=later) == [LOST_ONE.code]
+
+    assert sent == [((LOST_ONE.code,),)]
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    monkeypatch.undo()
+    declare_lost_one(monkeypatch)
+    achievements_backfill_task.delay(LOST_ONE.code)
+    assert not awarded(player, LOST_ONE.code)  # the lost game lies before the cursor
+    assert completed_backfills().count(LOST_ONE.code) == 1
 
 
 def test_the_catch_up_judges_closed_games_a_lost_task_missed(player):
-    services.achievements_catch_up()  # nothing to backfill from now on
+    with committed():
+        services.achievements_catch_up()  # nothing to backfill from now on
     missed = closed_game(player, "kingsley", finished_at=timezone.now() - timedelta(minutes=5))
     fresh = closed_game(player, "klondike")  # its own task may still be on its way
 
     done = achievements_catch_up_task.delay().get()
 
-    assert done == {"backfilled_games": 0, "swept_games": 1}
+    assert done == {"backfills_started": 0, "swept_games": 1}
     assert Evaluation.objects.filter(game=missed).exists()
     assert not Evaluation.objects.filter(game=fresh).exists()
     assert "first-win-kingsley" in codes_of(player)
@@ -351,5 +529,10 @@ def test_the_catch_up_skips_while_another_run_holds_the_lock(player):
 
     cache.add(CATCH_UP_LOCK, "1", 60)
     past_games(player)
-    assert achievements_catch_up_task.delay().get() == {"backfilled_games": 0, "swept_games": 0}
+    with committed():
+        assert achievements_catch_up_task.delay().get() == {
+            "backfills_started": 0,
+            "swept_games": 0,
+        }
     assert not Award.objects.exists()
+    assert not Backfill.objects.exists()
