@@ -5,33 +5,19 @@ from django.db import models
 from django.db.models import Q
 
 
-class DailyDeal(models.Model):
-    """One deal a day per game, the same for everyone. The seed is secret."""
-
-    date = models.DateField()
-    variant = models.CharField(max_length=20)
-    options = models.JSONField(default=dict, blank=True)
-    seed = models.CharField(max_length=64)
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["-date", "variant"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["date", "variant"], name="one_daily_deal_per_game_and_day"
-            )
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.variant} daily deal of {self.date:%Y-%m-%d}"
-
-
 class Game(models.Model):
     """One deal played by one player.
 
     `state` is the engine's full snapshot, hidden cards included, and `seed`
     deals the same cards again: both stay on the server and are never rendered.
     """
+
+    class Track(models.TextChoices):
+        """What a game belongs to. One active game per player, variant and track (the
+        casual one of each game, one per daily deal, ...): games.tracks."""
+
+        CASUAL = "casual", "Casual"
+        DAILY = "daily", "Daily deal"
 
     class Status(models.TextChoices):
         ACTIVE = "active", "In progress"
@@ -49,11 +35,18 @@ class Game(models.Model):
     variant = models.CharField(max_length=20)
     options = models.JSONField(default=dict, blank=True)
     seed = models.CharField(max_length=64)
-    daily_deal = models.ForeignKey(
-        DailyDeal, null=True, blank=True, on_delete=models.PROTECT, related_name="games"
+    track = models.CharField(max_length=12, choices=Track.choices, default=Track.CASUAL)
+    track_ref = models.CharField(
+        max_length=64,
+        blank=True,
+        default="",
+        help_text="What the track plays: the daily deal's id; empty for a casual game.",
     )
     is_ranked = models.BooleanField(
         default=False, help_text="The player's first attempt at a daily deal: the one ranked."
+    )
+    rules_version = models.PositiveSmallIntegerField(
+        default=1, help_text="The engine's rules version the game was dealt under."
     )
     restart_of = models.ForeignKey(
         "self",
@@ -81,6 +74,9 @@ class Game(models.Model):
     elapsed_ms = models.PositiveBigIntegerField(default=0)
     started_at = models.DateTimeField()
     last_action_at = models.DateTimeField()
+    time_limit_seconds = models.PositiveIntegerField(
+        null=True, blank=True, help_text="The clock its track sets (games.clock); none: no limit."
+    )
     deadline_at = models.DateTimeField(
         null=True, blank=True, help_text="When the clock of a timed game runs out."
     )
@@ -90,19 +86,14 @@ class Game(models.Model):
         ordering = ["-started_at"]
         constraints = [
             models.UniqueConstraint(
-                fields=["player", "variant"],
-                condition=Q(status="active", daily_deal__isnull=True),
-                name="one_active_game_per_player_and_variant",
+                fields=["player", "variant", "track", "track_ref"],
+                condition=Q(status="active"),
+                name="one_active_game_per_player_and_track",
             ),
             models.UniqueConstraint(
-                fields=["player", "daily_deal"],
-                condition=Q(status="active", daily_deal__isnull=False),
-                name="one_active_game_per_player_and_daily_deal",
-            ),
-            models.UniqueConstraint(
-                fields=["player", "daily_deal"],
+                fields=["player", "track", "track_ref"],
                 condition=Q(is_ranked=True),
-                name="one_ranked_game_per_player_and_daily_deal",
+                name="one_ranked_game_per_player_and_track",
             ),
         ]
         indexes = [

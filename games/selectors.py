@@ -2,7 +2,6 @@
 public view and safe figures, never the model with its seed and snapshot."""
 
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 from uuid import UUID
 
@@ -13,9 +12,11 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from core import params
-from games.engine import Variant, format_move, get_variant, suit_of
+from games.clock import clock_elapsed_seconds, clock_pending_gap_seconds, clock_remaining_seconds
+from games.engine import Variant, format_move, suit_of
 from games.models import Game
 from games.specs import TEMPLATE_PARTS, game_spec
+from games.variants import game_variant
 
 
 @dataclass(frozen=True)
@@ -75,34 +76,18 @@ def game_for_player(*, game_id: UUID, player: User) -> Game:
     return Game.objects.get(id=game_id, player=player)
 
 
-def game_active_for_player(*, player: User, variant: str) -> Game | None:
-    """The player's active casual game of this variant (daily-deal games are
-    their own track: each deal resumes through its own page)."""
+def game_active_on_track(*, player: User, variant: str, track: str, ref: str = "") -> Game | None:
+    """The player's active game of this variant on one track (the casual game, the
+    game of one daily deal, ...): there is at most one (games.tracks)."""
     return Game.objects.filter(
-        player=player, variant=variant, status=Game.Status.ACTIVE, daily_deal__isnull=True
+        player=player, variant=variant, track=track, track_ref=ref, status=Game.Status.ACTIVE
     ).first()
 
 
-def _idle_gap_seconds(game: Game, now: datetime) -> float:
-    """The part of the current gap that the next action will count (capped)."""
-    if not game.is_active:
-        return 0.0
-    gap = (now - game.last_action_at).total_seconds()
-    return max(0.0, min(gap, float(settings.GAME_IDLE_GAP_CAP_SECONDS)))
-
-
-def _elapsed_seconds(game: Game, now: datetime, gap: float) -> int:
-    if game.deadline_at is not None and game.is_active:
-        return int((min(now, game.deadline_at) - game.started_at).total_seconds())
-    return int(game.elapsed_ms / 1000 + gap)
-
-
-def _remaining_seconds(game: Game, now: datetime) -> int | None:
-    if game.deadline_at is None:
-        return None
-    if not game.is_active:
-        return 0
-    return max(0, int((game.deadline_at - now).total_seconds()))
+def game_active_for_player(*, player: User, variant: str) -> Game | None:
+    """The player's active casual game of this variant (every other track resumes
+    through its own page)."""
+    return game_active_on_track(player=player, variant=variant, track=Game.Track.CASUAL)
 
 
 def _selected_card(public: dict[str, Any], source: str, count: int) -> str | None:
@@ -145,7 +130,7 @@ def _selection(
 
 
 def _daily_label(game: Game) -> str | None:
-    if game.daily_deal_id is None:
+    if game.track != Game.Track.DAILY:
         return None
     return "Daily deal · ranked attempt" if game.is_ranked else "Daily deal · practice"
 
@@ -155,12 +140,12 @@ def game_board(
 ) -> Board:
     """What the board template receives. `highlight_preference` is the player's
     setting that keeps move highlighting on."""
-    variant = get_variant(game.variant)
+    variant = game_variant(game)
     state = variant.load(game.state)
     public = variant.public_view(state)
     now = timezone.now()
-    gap = _idle_gap_seconds(game, now)
-    elapsed_seconds = _elapsed_seconds(game, now, gap)
+    gap = clock_pending_gap_seconds(game, now=now)
+    elapsed_seconds = clock_elapsed_seconds(game, now=now)
     always_highlight = highlight_preference or public.get("mode") == "relaxed"
     return Board(
         id=game.id,
@@ -185,7 +170,7 @@ def game_board(
             if game.final_score is not None
             else variant.final_score(state, elapsed_seconds)
         ),
-        remaining_seconds=_remaining_seconds(game, now),
+        remaining_seconds=clock_remaining_seconds(game, now=now),
         highlight=always_highlight or selected == "w",
         always_highlight=always_highlight,
         templates=_templates(game.variant),
@@ -213,7 +198,8 @@ def game_history_for_player(*, player: User, variant: str | None = None) -> Quer
         "started_at",
         "finished_at",
         "restart_of_id",
-        "daily_deal_id",
+        "track",
+        "track_ref",
         "is_ranked",
         "final_score",
     ).order_by("-started_at")

@@ -28,6 +28,7 @@ from games.forms import ActionForm, FinishForm, MoveForm, TapForm
 from games.models import Game
 from games.options import posted_options
 from games.specs import GameSpec, game_keys, game_spec, game_specs
+from games.tracks import casual_track
 
 REFUSAL_STATUS = {MoveRefused: 422, StaleAction: 409}
 
@@ -99,7 +100,9 @@ def new_deal(request: HttpRequest, variant: str) -> HttpResponse:
         return _render_play(request, spec, form, status=400)
     options = form.cleaned_data if form is not None and form.is_bound else None
     try:
-        game = services.game_start(player=request.user, variant=spec.key, options=options)
+        game = services.game_start(
+            player=request.user, variant=spec.key, track=casual_track(options=options)
+        )
     except EngineError as refusal:
         return _render_play(request, spec, form, error=str(refusal), status=400)
     return _go_to_game(request, game)

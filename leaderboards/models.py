@@ -3,7 +3,35 @@ from typing import Self
 from django.conf import settings
 from django.db import models
 
-from games.models import DailyDeal, Game
+from games.models import Game
+
+
+class DailyDeal(models.Model):
+    """One deal a day per game, the same for everyone. The seed is secret.
+
+    Its games are on the daily track (Game.Track.DAILY) with the deal's id as
+    their `track_ref` (leaderboards.services.daily_track)."""
+
+    date = models.DateField()
+    variant = models.CharField(max_length=20)
+    options = models.JSONField(default=dict, blank=True)
+    seed = models.CharField(max_length=64)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-date", "variant"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["date", "variant"], name="one_daily_deal_per_game_and_day"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.variant} daily deal of {self.date:%Y-%m-%d}"
+
+    @property
+    def track_ref(self) -> str:
+        return str(self.pk)
 
 
 class ResultQuerySet(models.QuerySet["Result"]):

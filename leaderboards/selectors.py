@@ -8,12 +8,13 @@ from datetime import UTC, date, datetime, time, timedelta
 
 from django.contrib.auth.models import User
 from django.core.paginator import Page, Paginator
-from django.db.models import QuerySet
+from django.db.models import CharField, Exists, OuterRef, QuerySet
+from django.db.models.functions import Cast
 
 from games.engine import get_variant
-from games.models import DailyDeal, Game
+from games.models import Game
 from leaderboards import redis_ranks
-from leaderboards.models import PeriodBest, Result
+from leaderboards.models import DailyDeal, PeriodBest, Result
 from leaderboards.periods import period_start
 
 PAGE_SIZE = 50
@@ -214,6 +215,16 @@ def daily_deal_get(*, day: date, variant: str) -> DailyDeal:
     return DailyDeal.objects.get(date=day, variant=variant)
 
 
+def daily_deal_id_of(game: Game) -> int | None:
+    """The id of the daily deal a game plays, or None for a game of another track."""
+    return int(game.track_ref) if game.track == Game.Track.DAILY else None
+
+
+def daily_deal_of(*, game: Game) -> DailyDeal | None:
+    deal_id = daily_deal_id_of(game)
+    return None if deal_id is None else DailyDeal.objects.filter(id=deal_id).first()
+
+
 @dataclass(frozen=True)
 class DailyEntry:
     deal: DailyDeal
@@ -225,11 +236,11 @@ class DailyEntry:
 
 def daily_overview(*, deals: list[DailyDeal], player: User) -> list[DailyEntry]:
     """Each deal with the player's ranked attempt, attempts made and rank."""
-    games = Game.objects.filter(player=player, daily_deal__in=deals).only(
-        "id", "daily_deal_id", "is_ranked", "status", "score", "final_score", "elapsed_ms"
-    )
-    ranked = {game.daily_deal_id: game for game in games if game.is_ranked}
-    attempts = Counter(game.daily_deal_id for game in games)
+    games = Game.objects.filter(
+        player=player, track=Game.Track.DAILY, track_ref__in=[deal.track_ref for deal in deals]
+    ).only("id", "track_ref", "is_ranked", "status", "score", "final_score", "elapsed_ms")
+    ranked = {int(game.track_ref): game for game in games if game.is_ranked}
+    attempts = Counter(int(game.track_ref) for game in games)
     entries = []
     for deal in deals:
         rank = None
@@ -248,10 +259,13 @@ def daily_overview(*, deals: list[DailyDeal], player: User) -> list[DailyEntry]:
 
 
 def days_played(*, player: User, since: date | None = None) -> set[date]:
-    games = Game.objects.filter(player=player, daily_deal__isnull=False)
+    played = Game.objects.filter(
+        player=player, track=Game.Track.DAILY, track_ref=Cast(OuterRef("pk"), CharField())
+    )
+    deals = DailyDeal.objects.filter(Exists(played))
     if since is not None:
-        games = games.filter(daily_deal__date__gte=since)
-    return set(games.values_list("daily_deal__date", flat=True).distinct())
+        deals = deals.filter(date__gte=since)
+    return set(deals.values_list("date", flat=True).distinct())
 
 
 def daily_streak(*, player: User, today: date) -> int:

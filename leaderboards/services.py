@@ -11,15 +11,19 @@ from datetime import date, datetime, timedelta
 from functools import partial
 from uuid import UUID
 
+from django.contrib.auth.models import User
 from django.db import connection, transaction
 from django.db.models import Count, Max, QuerySet
 from django.utils import timezone
 
 from games.engine import get_variant, new_seed
-from games.models import DailyDeal, Game
+from games.models import Game
+from games.selectors import game_active_on_track
+from games.services import game_start
 from games.specs import daily_game_specs, game_spec
+from games.tracks import Track
 from leaderboards import redis_ranks
-from leaderboards.models import PeriodBest, Result
+from leaderboards.models import DailyDeal, PeriodBest, Result
 from leaderboards.periods import period_start
 from leaderboards.ranking import RANKING_RULES, RankingRule
 
@@ -57,14 +61,48 @@ def daily_deals_ensure(*, day: date) -> list[DailyDeal]:
     return deals
 
 
+def daily_track(*, deal: DailyDeal, ranked: bool) -> Track:
+    """The track of a daily deal's games: its cards, its options, its slot."""
+    return Track(
+        kind=Game.Track.DAILY,
+        ref=deal.track_ref,
+        seed=deal.seed,
+        options=deal.options,
+        ranked=ranked,
+    )
+
+
+def daily_deal_play(*, player: User, deal: DailyDeal) -> Game:
+    """Resume the player's game of this daily deal, or deal it: the first attempt
+    is the ranked one, every later attempt is practice."""
+    active = game_active_on_track(
+        player=player, variant=deal.variant, track=Game.Track.DAILY, ref=deal.track_ref
+    )
+    if active is not None:
+        return active
+    first_attempt = not Game.objects.filter(
+        player=player, track=Game.Track.DAILY, track_ref=deal.track_ref
+    ).exists()
+    # Two requests that both see no game both deal: game_start keeps the first and
+    # hands it to the second, which abandons nothing (not the ranked attempt the
+    # first one just dealt).
+    return game_start(
+        player=player,
+        variant=deal.variant,
+        track=daily_track(deal=deal, ranked=first_attempt),
+        abandon_active=False,
+    )
+
+
 def result_record(*, game: Game) -> Result | None:
-    """Record the result of a ranked game that has just closed (inside its
-    transaction) and publish it to the live ranks once that commits."""
-    if not game.is_ranked or game.daily_deal_id is None or game.final_score is None:
+    """A close hook (settings.GAME_CLOSE_HOOKS): record the result of a ranked daily
+    game that has just closed, inside its transaction, and publish it to the live
+    ranks once that commits."""
+    if not game.is_ranked or game.track != Game.Track.DAILY or game.final_score is None:
         return None
     result = Result(
         game=game,
-        daily_deal_id=game.daily_deal_id,
+        daily_deal_id=int(game.track_ref),
         player_id=game.player_id,
         variant=game.variant,
         won=game.status == Game.Status.WON,

@@ -11,10 +11,8 @@ from django.views.decorators.http import require_GET, require_POST
 
 from core import params
 from games.engine import get_variant
-from games.models import DailyDeal
-from games.services import game_start_daily
 from leaderboards import selectors, services
-from leaderboards.models import PeriodBest
+from leaderboards.models import DailyDeal, PeriodBest
 from leaderboards.periods import today_utc
 
 
@@ -59,7 +57,7 @@ def daily_play(request: HttpRequest, variant: str) -> HttpResponse:
     variant = _daily_game_or_404(variant)
     today = today_utc()
     deal = next(d for d in services.daily_deals_ensure(day=today) if d.variant == variant)
-    game = game_start_daily(player=request.user, deal=deal)
+    game = services.daily_deal_play(player=request.user, deal=deal)
     return redirect("games:detail", game_id=game.id)
 
 

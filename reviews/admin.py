@@ -14,7 +14,8 @@ from uuid import UUID
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.core.exceptions import PermissionDenied
-from django.db.models import Exists, OuterRef, Prefetch, QuerySet
+from django.db.models import CharField, Exists, OuterRef, Prefetch, QuerySet, Subquery
+from django.db.models.functions import Cast
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
@@ -23,6 +24,7 @@ from django.utils.html import format_html
 
 from core import params
 from games.models import Game
+from leaderboards.models import DailyDeal
 from leaderboards.periods import today_utc
 from reviews import selectors, services
 from reviews.forms import ReviewNoteForm
@@ -99,13 +101,19 @@ class DailyDealFilter(admin.SimpleListFilter):
 
     def queryset(self, request: HttpRequest, queryset: QuerySet[Game]) -> QuerySet[Game]:
         if self.value() == "ranked":
-            return queryset.filter(daily_deal__isnull=False, is_ranked=True)
+            return queryset.filter(track=Game.Track.DAILY, is_ranked=True)
         if self.value() == "practice":
-            return queryset.filter(daily_deal__isnull=False, is_ranked=False)
+            return queryset.filter(track=Game.Track.DAILY, is_ranked=False)
         if self.value() == "none":
-            return queryset.filter(daily_deal__isnull=True)
+            return queryset.exclude(track=Game.Track.DAILY)
         return queryset
 
+
+# The date of a daily-track game's deal: the deal whose id is the game's track_ref,
+# compared as text so that other tracks' refs are never cast.
+_deal_dates = DailyDeal.objects.annotate(ref=Cast("pk", CharField())).filter(
+    ref=OuterRef("track_ref")
+)
 
 Perform = Callable[..., Any]
 
@@ -137,7 +145,7 @@ class GameReviewAdmin(ReviewersOnly, admin.ModelAdmin):
     ]
     search_fields = ["player__username"]
     search_help_text = "Search by player username."
-    list_select_related = ["player", "daily_deal", "review"]
+    list_select_related = ["player", "review"]
     ordering = ["-finished_at"]
     list_per_page = 50
     show_full_result_count = False
@@ -152,7 +160,8 @@ class GameReviewAdmin(ReviewersOnly, admin.ModelAdmin):
         "undo_count",
         "revision",
         "elapsed_ms",
-        "daily_deal",
+        "track",
+        "track_ref",
         "is_ranked",
         "restart_of",
         "started_at",
@@ -164,12 +173,17 @@ class GameReviewAdmin(ReviewersOnly, admin.ModelAdmin):
     actions = ["verify_again", "void_results", "restore_results", "dismiss_flags"]
     change_form_template = "admin/reviews/game_change_form.html"
 
+    def lookup_allowed(self, lookup: str, value: str, request: HttpRequest | None = None) -> bool:
+        # "Other games of this daily deal" links to the changelist by the deal's ref.
+        return lookup in {"track", "track_ref"} or super().lookup_allowed(lookup, value, request)
+
     def get_queryset(self, request: HttpRequest) -> QuerySet[Game]:
         return (
             super()
             .get_queryset(request)
             .exclude(status=Game.Status.ACTIVE)
             .defer("state", "undo_log", "seed", "move_log")
+            .annotate(deal_date=Subquery(_deal_dates.values("date")[:1]))
             .prefetch_related(
                 Prefetch(
                     "review_flags",
@@ -190,10 +204,11 @@ class GameReviewAdmin(ReviewersOnly, admin.ModelAdmin):
 
     @admin.display(description="daily deal")
     def daily(self, obj: Game) -> str:
-        if obj.daily_deal is None:
+        deal_date = getattr(obj, "deal_date", None)
+        if deal_date is None:
             return "—"
         kind = "ranked" if obj.is_ranked else "practice"
-        return f"{obj.daily_deal.date:%Y-%m-%d} ({kind})"
+        return f"{deal_date:%Y-%m-%d} ({kind})"
 
     @admin.display(description="review")
     def review_state(self, obj: Game) -> str:
@@ -241,9 +256,7 @@ class GameReviewAdmin(ReviewersOnly, admin.ModelAdmin):
             if not selectors.is_reviewer(request.user):
                 raise PermissionDenied
             game = get_object_or_404(
-                Game.objects.exclude(status=Game.Status.ACTIVE).select_related(
-                    "daily_deal", "player"
-                ),
+                Game.objects.exclude(status=Game.Status.ACTIVE).select_related("player"),
                 pk=object_id,
             )
             today = today_utc()

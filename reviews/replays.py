@@ -12,9 +12,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from games.engine import EngineError, Variant, get_variant, shuffled_deck
+from games.engine import EngineError, Variant, shuffled_deck
 from games.models import Game
+from games.variants import game_variant
 from leaderboards.models import Result
+from leaderboards.selectors import daily_deal_id_of
 from leaderboards.services import ranking_rule_for
 
 # The engine's status of the replayed position, for each stored status of a closed game.
@@ -54,7 +56,7 @@ def replay_game(game: Game, *, upto: int | None = None) -> ReplayRun:
     """Deal the game again from its seed and play its stored moves (the first
     `upto` of them, or all). A refused move stops the replay there."""
     try:
-        variant = get_variant(game.variant)
+        variant = game_variant(game)
         state = variant.deal(shuffled_deck(game.seed), variant.normalize_options(game.options))
     except EngineError as error:
         raise UnplayableGame(str(error)) from error
@@ -212,7 +214,7 @@ def _result_mismatches(game: Game, result: Result | None) -> list[str]:
         return []
     expected = {
         "player_id": game.player_id,
-        "daily_deal_id": game.daily_deal_id,
+        "daily_deal_id": daily_deal_id_of(game),
         "score": game.final_score,
         "won": game.status == Game.Status.WON,
         "move_count": game.move_count,

@@ -16,6 +16,7 @@ from games.engine import RANKS, SUITS, is_red
 from games.engine.cards import is_card
 from games.models import Game
 from leaderboards.models import Result
+from leaderboards.selectors import daily_deal_of
 from reviews.models import AuditEntry, Flag, GameReview, Verification
 from reviews.replays import UnplayableGame, replay_game
 
@@ -88,10 +89,11 @@ def replay_refusal(*, game: Game, viewer: Any, today: date) -> str | None:
     every card of the deal, so while a daily deal is live (its day is today, UTC,
     or later) a reviewer who has an attempt of their own at it (ranked or practice,
     open or closed) cannot open any replay of it until the day is over."""
-    deal = game.daily_deal
+    deal = daily_deal_of(game=game)
     if deal is None or deal.date < today:
         return None
-    if not Game.objects.filter(player_id=viewer.pk, daily_deal_id=deal.id).exists():
+    attempts = Game.objects.filter(player_id=viewer.pk, track=game.track, track_ref=game.track_ref)
+    if not attempts.exists():
         return None
     opens = deal.date + timedelta(days=1)
     return (

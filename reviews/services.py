@@ -27,9 +27,10 @@ from django.db import IntegrityError, transaction
 from django.db.models import Exists, Max, Min, OuterRef, Q, Subquery
 from django.utils import timezone
 
-from games.models import DailyDeal, Game
+from games.models import Game
 from games.specs import game_spec
-from leaderboards.models import Result
+from leaderboards.models import DailyDeal, Result
+from leaderboards.selectors import daily_deal_id_of, daily_deal_of
 from leaderboards.services import result_listing_set
 from reviews import rules
 from reviews.models import AuditEntry, Flag, GameReview, Verification
@@ -109,13 +110,14 @@ def _deal_seen_finding(game: Game) -> Finding | None:
     """A ranked daily result of a player (a reviewer) who had opened a replay of
     the same deal while it was live, before finishing this game: every card of
     the deal was in front of them."""
-    if game.daily_deal_id is None or not game.is_ranked or game.finished_at is None:
+    if game.track != Game.Track.DAILY or not game.is_ranked or game.finished_at is None:
         return None
     viewed = (
         AuditEntry.objects.filter(
             action=AuditEntry.Action.REPLAY_VIEWED,
             actor_id=game.player_id,
-            game__daily_deal_id=game.daily_deal_id,
+            game__track=game.track,
+            game__track_ref=game.track_ref,
             created_at__lte=game.finished_at,
         )
         .order_by("created_at")
@@ -140,7 +142,7 @@ def replay_view_record(*, game: Game, viewer: User, today: date) -> AuditEntry |
     no attempt at: the viewer refuses the others): an audit entry, once per
     reviewer and game, so that a ranked attempt of theirs at the deal made after
     it is flagged (`deal_seen`). Nothing for a deal whose day is over."""
-    deal = game.daily_deal
+    deal = daily_deal_of(game=game)
     if deal is None or deal.date < today:
         return None
     seen = AuditEntry.objects.filter(
@@ -333,9 +335,9 @@ def outliers_recheck(*, today: date) -> int:
     their deal has them, while the deal is recent; older ones stop waiting.
     Returns the flags raised."""
     since = today - timedelta(days=settings.REVIEW_OUTLIER_RECHECK_DAYS)
-    GameReview.objects.filter(outlier_pending=True, game__daily_deal__date__lt=since).update(
-        outlier_pending=False
-    )
+    GameReview.objects.filter(
+        outlier_pending=True, game__result__daily_deal__date__lt=since
+    ).update(outlier_pending=False)
     pending = GameReview.objects.filter(outlier_pending=True).values_list("game_id", flat=True)
     return sum(_outlier_recheck(game_id) for game_id in list(pending))
 
@@ -584,8 +586,9 @@ def _sync_state(game: Game, review: GameReview) -> None:
         review.state = GameReview.State.UNDER_REVIEW if open_flags else GameReview.State.CLEAR
     review.save()
     listed = review.state == GameReview.State.CLEAR
-    if result_listing_set(game_id=game.id, listed=listed) and game.daily_deal_id is not None:
-        transaction.on_commit(partial(_enqueue_period_tables, deal_id=game.daily_deal_id))
+    deal_id = daily_deal_id_of(game)
+    if result_listing_set(game_id=game.id, listed=listed) and deal_id is not None:
+        transaction.on_commit(partial(_enqueue_period_tables, deal_id=deal_id))
 
 
 def _enqueue_period_tables(*, deal_id: int) -> None:

@@ -105,9 +105,9 @@ def fill(total: int, seed: int) -> tuple[Any, float]:
     from django.db import connection
 
     from games.engine import get_variant, new_seed
-    from games.models import DailyDeal, Game
+    from games.models import Game
     from leaderboards import services
-    from leaderboards.models import Result
+    from leaderboards.models import DailyDeal, Result
 
     started = time.perf_counter()
     today = datetime.now(UTC).date()
@@ -146,7 +146,8 @@ def fill(total: int, seed: int) -> tuple[Any, float]:
             "variant": VARIANT,
             "options": options,
             "seed": deal.seed,
-            "daily_deal_id": deal.id,
+            "track": "daily",
+            "track_ref": str(deal.id),
             "is_ranked": True,
             "state": {},
             "status": "finished",
@@ -347,8 +348,8 @@ def main() -> None:
     from django.core.management import call_command
     from django.db import connection
 
-    from games.models import DailyDeal
     from leaderboards import redis_ranks
+    from leaderboards.models import DailyDeal
 
     with connection.cursor() as cursor:
         cursor.execute("SHOW server_version")

@@ -257,6 +257,9 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     },
 }
 
+# Called inside the transaction that closes a game, with the game (the daily
+# result row must be written with the game it ranks).
+GAME_CLOSE_HOOKS: list[str] = ["leaderboards.services.result_record"]
 # Tasks enqueued (with the game's id) when a game closes, in this order.
 GAME_CLOSED_TASKS: list[str] = [
     "achievements.tasks.achievements_evaluate_task",

@@ -14,8 +14,8 @@ from achievements.declarations import BY_CODE
 from achievements.models import Award
 from games.engine import get_variant, new_seed, parse_move, shuffled_deck
 from games.engine.spike import SPIKE_BONUS, SPIKE_SPANS, STOCK_BONUS
-from games.models import DailyDeal, Game
-from leaderboards.models import Result
+from games.models import Game
+from leaderboards.models import DailyDeal, Result
 
 FIXTURES = Path(__file__).resolve().parent.parent / "engine" / "fixtures"
 
@@ -92,7 +92,8 @@ def closed_game(
         variant=variant,
         options=options or {},
         seed=new_seed(),
-        daily_deal=daily_deal,
+        track=Game.Track.DAILY if daily_deal is not None else Game.Track.CASUAL,
+        track_ref=daily_deal.track_ref if daily_deal is not None else "",
         is_ranked=is_ranked,
         state=dealt_state(variant, options) if state is None else state,
         status=status,
@@ -131,11 +132,11 @@ def play_dailies(player: User, days: list[date], variant: str = "klondike") -> l
 
 def ranked_result(game: Game) -> Result:
     """The ranked result of a daily game, as leaderboards would record it."""
-    assert game.daily_deal is not None
+    assert game.track == Game.Track.DAILY
     assert game.finished_at is not None
     return Result.objects.create(
         game=game,
-        daily_deal=game.daily_deal,
+        daily_deal_id=int(game.track_ref),
         player=game.player,
         variant=game.variant,
         won=game.status == Game.Status.WON,

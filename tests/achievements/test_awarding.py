@@ -20,6 +20,7 @@ from achievements.tasks import (
 )
 from games import services as game_services
 from games.models import Game
+from games.tracks import casual_track
 from tests.achievements.helpers import (
     awarded,
     closed_game,
@@ -217,7 +218,9 @@ def test_closing_a_game_enqueues_the_evaluation_on_commit(player):
 
 
 def test_nothing_is_awarded_before_the_commit(player):
-    game = game_services.game_start(player=player, variant="spike", options={"mode": "classic"})
+    game = game_services.game_start(
+        player=player, variant="spike", track=casual_track(options={"mode": "classic"})
+    )
     with TestCaseCallbacks() as callbacks:
         game_services.game_finish(game_id=game.id, player=player, revision=game.revision)
         assert not Evaluation.objects.filter(game=game).exists()

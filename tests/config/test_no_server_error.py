@@ -38,7 +38,7 @@ from games import services
 from games.engine import variant_keys
 from games.models import Game
 from leaderboards.periods import today_utc
-from leaderboards.services import daily_deals_ensure
+from leaderboards.services import daily_deal_play, daily_deals_ensure
 from reviews.models import AuditEntry
 from tests.reviews.conftest import ensure_reviewers_group
 
@@ -395,7 +395,7 @@ def _seed(make_user) -> Seeded:
         closed = services.game_start(player=player, variant="klondike")
         services.game_finish(game_id=closed.id, player=player, revision=0)
         deals = daily_deals_ensure(day=today_utc())
-        ranked = services.game_start_daily(player=player, deal=deals[0])
+        ranked = daily_deal_play(player=player, deal=deals[0])
         services.game_finish(game_id=ranked.id, player=player, revision=0)
         active = [services.game_start(player=player, variant=key) for key in variant_keys()]
         theirs = services.game_start(player=other, variant="klondike")

@@ -28,6 +28,7 @@ from django.utils import timezone
 from achievements.models import Evaluation
 from games import services as game_services
 from games.models import Game
+from games.tracks import casual_track
 from reviews.models import Verification
 from tests.reviews.helpers import finished_game
 
@@ -148,7 +149,9 @@ def broker(tmp_path) -> Iterator[dict[str, object]]:
 def timed_game(make_user, number: int) -> Game:
     """A Time Attack game whose clock ran out a minute ago with nobody looking."""
     player = make_user(f"clock{number}")
-    game = game_services.game_start(player=player, variant="spike", options={"mode": "time_attack"})
+    game = game_services.game_start(
+        player=player, variant="spike", track=casual_track(options={"mode": "time_attack"})
+    )
     now = timezone.now()
     Game.objects.filter(id=game.id).update(
         started_at=now - timedelta(minutes=3),

@@ -2,6 +2,7 @@
 
 import json
 import re
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,7 @@ from games.engine.spike import is_exposed
 from games.models import Game
 from games.services import game_start
 from games.templatetags.cards import RANK_LABELS, SUIT_SYMBOLS, card_face
+from games.tracks import casual_track
 
 FIXTURES = Path(__file__).resolve().parent.parent / "engine" / "fixtures"
 
@@ -24,7 +26,7 @@ def start_with_deck(
     player, deck: list[str], variant: str = "klondike", options: dict[str, Any] | None = None
 ) -> Game:
     """A game dealt from a chosen deck (the seed stays a real secret one)."""
-    game = game_start(player=player, variant=variant, options=options)
+    game = game_start(player=player, variant=variant, track=casual_track(options=options))
     engine = get_variant(variant)
     state = engine.deal(deck, game.options)
     game.state = engine.dump(state)
@@ -62,19 +64,22 @@ def hidden_cards(game: Game) -> set[str]:
     return hidden | (set(full_deck()) - shown)
 
 
-def card_forms(card: str) -> list[re.Pattern[str]]:
+@cache
+def card_forms(card: str) -> tuple[re.Pattern[str], ...]:
     """Every form in which a template prints a card: code, name (aria-label),
-    the rank and suit glyph as printed, and the whole rendered card face."""
+    the rank and suit glyph as printed, and the whole rendered card face.
+    Made once per card: the hidden-information walk searches every page for
+    every hidden card, and rendering the face each time was most of its cost."""
     rank = RANK_LABELS.get(rank_of(card), rank_of(card))
     symbol = SUIT_SYMBOLS[suit_of(card)]
     face = render_to_string("games/_card_face.html", card_face(card))
-    return [
+    return (
         re.compile(rf"(?<![A-Za-z0-9]){re.escape(card)}(?![A-Za-z0-9])"),
         re.compile(re.escape(card_name(card)), re.IGNORECASE),
         re.compile(re.escape(rank + symbol)),
         re.compile(rf">{re.escape(rank)}</span><span[^>]*>{re.escape(symbol)}<"),
         re.compile(re.escape(face.strip())),
-    ]
+    )
 
 
 def leaked_cards(html: str, cards: set[str]) -> list[str]:

@@ -8,8 +8,9 @@ from games import services
 from games.engine import format_move, get_variant, replay, shuffled_deck
 from games.errors import GameClosed, MoveRefused, StaleAction
 from games.models import Game
+from games.tracks import casual_track
 from leaderboards.periods import today_utc
-from leaderboards.services import daily_deals_ensure
+from leaderboards.services import daily_deal_play, daily_deals_ensure, daily_track
 from tests.games.helpers import load_fixture, start_with_deck
 
 pytestmark = pytest.mark.django_db
@@ -76,11 +77,11 @@ def test_a_deal_broken_by_another_rule_is_not_hidden(player):
     """Only an active game already dealt answers for a failed insert: a second
     ranked attempt at a daily deal, with no game active, still fails."""
     deal = daily_deals_ensure(day=today_utc())[0]
-    ranked = services.game_start_daily(player=player, deal=deal)
+    ranked = daily_deal_play(player=player, deal=deal)
     services.game_finish(game_id=ranked.id, player=player, revision=0)
     with pytest.raises(IntegrityError):
         services.game_start(
-            player=player, variant=deal.variant, daily_deal=deal, seed=deal.seed, is_ranked=True
+            player=player, variant=deal.variant, track=daily_track(deal=deal, ranked=True)
         )
     assert Game.objects.filter(player=player).count() == 1
 
@@ -277,7 +278,9 @@ def test_another_players_game_cannot_be_touched(player, make_user):
 def test_the_best_score_in_the_figures_is_the_final_score(player):
     from games.selectors import game_stats_for_player
 
-    game = services.game_start(player=player, variant="spike", options={"mode": "classic"})
+    game = services.game_start(
+        player=player, variant="spike", track=casual_track(options={"mode": "classic"})
+    )
     Game.objects.filter(id=game.id).update(elapsed_ms=50_000)
     services.game_move_play(game_id=game.id, player=player, move="wild", revision=0)
     services.game_finish(game_id=game.id, player=player, revision=1)

@@ -12,6 +12,7 @@ from games import services, tasks
 from games.engine import get_variant, parse_move
 from games.errors import GameClosed
 from games.models import Game
+from games.tracks import casual_track
 from tests.games.helpers import load_fixture, start_with_deck
 
 pytestmark = pytest.mark.django_db
@@ -25,7 +26,9 @@ def url(name: str, game: Game) -> str:
 
 
 def spike_game(player, mode: str = "classic") -> Game:
-    return services.game_start(player=player, variant="spike", options={"mode": mode})
+    return services.game_start(
+        player=player, variant="spike", track=casual_track(options={"mode": mode})
+    )
 
 
 def test_the_deal_options_are_chosen_on_the_play_page(player_client, player):

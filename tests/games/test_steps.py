@@ -7,6 +7,7 @@ from django.urls import reverse
 from games import services
 from games.engine import get_variant
 from games.models import Game
+from games.tracks import casual_track
 from tests.games.helpers import load_fixture, start_with_deck
 
 pytestmark = pytest.mark.django_db
@@ -60,7 +61,9 @@ def test_bad_options_are_refused_and_deal_nothing(player_client, player, data):
 
 def test_new_deal_keeps_the_options_of_the_game(player_client, player):
     game = services.game_start(
-        player=player, variant="steps", options={"draw": 3, "buffers": 1, "recycles": 0}
+        player=player,
+        variant="steps",
+        track=casual_track(options={"draw": 3, "buffers": 1, "recycles": 0}),
     )
     page = player_client.get(url("detail", game))
     assert b'name="buffers" value="1"' in page.content

@@ -238,10 +238,10 @@ def test_rules_page(client):
 
 def test_history_says_which_daily_attempt_was_ranked_and_which_was_practice(player_client, player):
     from leaderboards.periods import today_utc
-    from leaderboards.services import daily_deals_ensure
+    from leaderboards.services import daily_deal_play, daily_deals_ensure
 
     deal = next(d for d in daily_deals_ensure(day=today_utc()) if d.variant == "klondike")
-    ranked = services.game_start_daily(player=player, deal=deal)
+    ranked = daily_deal_play(player=player, deal=deal)
     services.game_restart(game_id=ranked.id, player=player)
     page = player_client.get(reverse("games:history"))
     assert page.content.count(b"daily \xc2\xb7 ranked") == 1
@@ -250,15 +250,15 @@ def test_history_says_which_daily_attempt_was_ranked_and_which_was_practice(play
 
 def test_a_daily_game_in_progress_does_not_stand_in_for_the_casual_one(player_client, player):
     from leaderboards.periods import today_utc
-    from leaderboards.services import daily_deals_ensure
+    from leaderboards.services import daily_deal_play, daily_deals_ensure
 
     deal = next(d for d in daily_deals_ensure(day=today_utc()) if d.variant == "klondike")
-    daily = services.game_start_daily(player=player, deal=deal)
+    daily = daily_deal_play(player=player, deal=deal)
     page = player_client.get(reverse("games:play", args=["klondike"]))
     assert page.status_code == 200
     assert b"no Klondike game in progress" in page.content
     casual = player_client.post(reverse("games:play", args=["klondike"]))
-    casual_game = Game.objects.get(player=player, daily_deal__isnull=True)
+    casual_game = Game.objects.get(player=player, track=Game.Track.CASUAL)
     assert casual["Location"] == url("detail", casual_game)
     assert player_client.get(reverse("games:play", args=["klondike"]))["Location"] == url(
         "detail", casual_game

@@ -12,10 +12,11 @@ from django.utils import timezone
 
 from games import services as game_services
 from games.engine import get_variant
-from games.models import DailyDeal, Game
+from games.models import Game
 from leaderboards import services
-from leaderboards.models import Result
+from leaderboards.models import DailyDeal, Result
 from leaderboards.periods import today_utc
+from leaderboards.services import daily_deal_play
 from tests.games.helpers import load_fixture
 
 requires_redis = pytest.mark.skipif(
@@ -37,7 +38,7 @@ def committed():
 
 def start_daily(player: User, deal: DailyDeal) -> Game:
     with committed():
-        return game_services.game_start_daily(player=player, deal=deal)
+        return daily_deal_play(player=player, deal=deal)
 
 
 def finish(game: Game) -> Game:
@@ -100,7 +101,8 @@ def insert_results(
                 variant=deal.variant,
                 options=deal.options,
                 seed=deal.seed,
-                daily_deal=deal,
+                track=Game.Track.DAILY,
+                track_ref=deal.track_ref,
                 is_ranked=True,
                 state={},
                 status=Game.Status.WON if figure.won else Game.Status.FINISHED,

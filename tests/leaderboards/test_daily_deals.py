@@ -7,8 +7,8 @@ import pytest
 from django.db import IntegrityError, connection, transaction
 
 from games.engine import get_variant
-from games.models import DailyDeal
 from leaderboards import services
+from leaderboards.models import DailyDeal
 from leaderboards.periods import today_utc
 from leaderboards.tasks import daily_deals_create_task
 from tests.specs import override_game_specs

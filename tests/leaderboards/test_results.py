@@ -8,6 +8,7 @@ from games import services as game_services
 from games.models import Game
 from leaderboards import services
 from leaderboards.models import Result
+from leaderboards.services import daily_track
 from tests.leaderboards.helpers import (
     committed,
     deal_of,
@@ -24,7 +25,8 @@ def test_the_first_attempt_is_ranked_and_deals_the_daily_cards(player):
     deal = deal_of("klondike")
     game = start_daily(player, deal)
     assert game.is_ranked
-    assert (game.daily_deal_id, game.seed, game.options) == (deal.id, deal.seed, deal.options)
+    assert (game.track, game.track_ref) == (Game.Track.DAILY, deal.track_ref)
+    assert (game.seed, game.options) == (deal.seed, deal.options)
 
 
 def test_everyone_gets_the_same_cards(player, make_user):
@@ -39,7 +41,7 @@ def test_everyone_gets_the_same_cards(player, make_user):
 def test_playing_again_while_the_attempt_is_open_resumes_it(player):
     deal = deal_of("klondike")
     assert start_daily(player, deal) == start_daily(player, deal)
-    assert Game.objects.filter(player=player, daily_deal=deal).count() == 1
+    assert Game.objects.filter(player=player, track_ref=deal.track_ref).count() == 1
 
 
 def test_a_later_attempt_is_practice_and_writes_no_result(player):
@@ -62,7 +64,7 @@ def test_restarting_the_ranked_attempt_is_practice_and_the_attempt_stands(player
     assert ranked.status == Game.Status.ABANDONED
     assert not restarted.is_ranked
     assert restarted.restart_of_id == ranked.id
-    assert restarted.daily_deal_id == deal.id
+    assert (restarted.track, restarted.track_ref) == (Game.Track.DAILY, deal.track_ref)
     result = Result.objects.get()
     assert (result.game_id, result.move_count, result.won) == (ranked.id, 1, False)
     finish(restarted)
@@ -154,9 +156,5 @@ def test_the_database_allows_one_ranked_game_per_player_and_deal(player):
     start_daily(player, deal)
     with pytest.raises(IntegrityError), transaction.atomic():
         game_services.game_start(
-            player=player,
-            variant="klondike",
-            seed=deal.seed,
-            daily_deal=deal,
-            is_ranked=True,
+            player=player, variant="klondike", track=daily_track(deal=deal, ranked=True)
         )

@@ -6,6 +6,7 @@ import pytest
 
 from games import services as game_services
 from leaderboards import selectors
+from leaderboards.services import daily_deal_play
 from tests.leaderboards.helpers import deal_of, play_daily_and_finish, start_daily
 
 pytestmark = pytest.mark.django_db
@@ -15,7 +16,7 @@ TODAY = date(2026, 3, 18)  # a Wednesday
 
 def play_on(player, *days, variant="klondike"):
     for day in days:
-        game_services.game_start_daily(player=player, deal=deal_of(variant, day))
+        daily_deal_play(player=player, deal=deal_of(variant, day))
 
 
 def ago(days: int) -> date:

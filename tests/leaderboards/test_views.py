@@ -11,9 +11,9 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games.models import DailyDeal, Game
+from games.models import Game
 from leaderboards import services
-from leaderboards.models import PeriodBest, Result
+from leaderboards.models import DailyDeal, PeriodBest, Result
 from leaderboards.periods import today_utc
 from tests.leaderboards.helpers import Figures, deal_of, insert_results, play_daily_and_finish
 
@@ -104,7 +104,7 @@ class TestPlay:
         assert first["Location"] == reverse("games:detail", kwargs={"game_id": game.id})
         assert again["Location"] == first["Location"]
         assert game.is_ranked
-        assert game.daily_deal == deal_of("klondike")
+        assert (game.track, game.track_ref) == ("daily", deal_of("klondike").track_ref)
         board = player_client.get(first["Location"]).content.decode()
         assert 'id="daily-label"' in board
         assert "ranked attempt" in board
@@ -296,7 +296,7 @@ def test_two_simultaneous_plays_deal_one_ranked_game(player):
         thread.start()
     for thread in threads:
         thread.join()
-    game = Game.objects.get(player=player, daily_deal=deal)
+    game = Game.objects.get(player=player, track=Game.Track.DAILY, track_ref=deal.track_ref)
     location = reverse("games:detail", kwargs={"game_id": game.id})
     assert responses == [(302, location), (302, location)]
     assert game.is_ranked

@@ -10,7 +10,10 @@ from django.test import TestCase
 
 from games import services as game_services
 from games.engine import format_move, get_variant, shuffled_deck
-from games.models import DailyDeal, Game
+from games.models import Game
+from games.tracks import casual_track
+from leaderboards.models import DailyDeal
+from leaderboards.services import daily_deal_play
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
@@ -52,8 +55,8 @@ def start(player, *, deal: DailyDeal | None = None, variant: str = "klondike", s
         if seed is not None:
             DailyDeal.objects.filter(id=deal.id).update(seed=seed)
             deal.refresh_from_db()
-        return game_services.game_start_daily(player=player, deal=deal)
-    return game_services.game_start(player=player, variant=variant, seed=seed)
+        return daily_deal_play(player=player, deal=deal)
+    return game_services.game_start(player=player, variant=variant, track=casual_track(seed=seed))
 
 
 def won_game(player, *, deal: DailyDeal | None = None) -> Game:
@@ -79,14 +82,18 @@ def lost_kingsley_game(player, seed: str = "review-kingsley") -> Game:
         moves.append(format_move(move))
         state = variant.apply(state, move).state
     assert variant.status(state) == "lost"
-    game = game_services.game_start(player=player, variant="kingsley", seed=seed)
+    game = game_services.game_start(
+        player=player, variant="kingsley", track=casual_track(seed=seed)
+    )
     return play_moves(game, moves)
 
 
 def spike_game(player, *, moves: int = 8) -> Game:
     """A Spike (classic) game: `moves` legal moves, then finished; its final score
     takes the time off."""
-    game = game_services.game_start(player=player, variant="spike", options={"mode": "classic"})
+    game = game_services.game_start(
+        player=player, variant="spike", track=casual_track(options={"mode": "classic"})
+    )
     variant = get_variant("spike")
     for _ in range(moves):
         game.refresh_from_db()

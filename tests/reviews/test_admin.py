@@ -10,6 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.engine import get_variant
+from games.tracks import casual_track
 from reviews import services
 from reviews.models import AuditEntry, Flag, GameReview
 from tests.leaderboards.helpers import deal_of
@@ -167,7 +168,7 @@ class TestReviewList:
         assert listed("?review=none") == {daily.pk}
         assert listed("?daily=ranked") == {daily.pk}
         assert listed("?daily=none") == {flagged.pk, clean.pk}
-        assert listed(f"?daily_deal__id__exact={daily.daily_deal_id}") == {daily.pk}
+        assert listed(f"?track=daily&track_ref={daily.track_ref}") == {daily.pk}
         assert listed("?variant=klondike&status=finished") == {flagged.pk, clean.pk, daily.pk}
         assert listed("?status=won") == set()
         assert listed("?finished_at__gte=2000-01-01T00:00:00%2B00:00") == {
@@ -336,7 +337,9 @@ class TestReplayViewer:
         from games import services as game_services
 
         options = {"mode": "classic"} if variant == "spike" else None
-        game = game_services.game_start(player=player, variant=variant, options=options)
+        game = game_services.game_start(
+            player=player, variant=variant, track=casual_track(options=options)
+        )
         game_services.game_finish(game_id=game.id, player=player, revision=0)
         html = client_for(reviewer).get(self.url(game, 0)).content.decode()
         cards = re.findall(r'<span class="replay-card( hidden)?( red)?"[^>]*>([A2-9JQK]|10)', html)

@@ -161,7 +161,7 @@ class TestScoreOutlier:
     def test_a_deal_gone_by_stops_waiting(self, player, outlier_rules):
         deal = deal_of("klondike", today_utc() - timedelta(days=5))
         game = finished_game(player, moves=12)
-        Game.objects.filter(id=game.id).update(daily_deal=deal)
+        Game.objects.filter(id=game.id).update(track=Game.Track.DAILY, track_ref=deal.track_ref)
         services.game_review(game_id=game.id)
         GameReview.objects.filter(game=game).update(outlier_pending=True)
         services.outliers_recheck(today=today_utc())

@@ -8,9 +8,9 @@ from datetime import timedelta
 import pytest
 from django.urls import reverse
 
-from games.models import DailyDeal, Game
+from games.models import Game
 from leaderboards import selectors
-from leaderboards.models import Result
+from leaderboards.models import DailyDeal, Result
 from leaderboards.periods import today_utc
 from leaderboards.services import ranking_rule_for
 from reviews import services
@@ -75,7 +75,7 @@ def sweep():
 
 
 def on_the_board(game):
-    deal = DailyDeal.objects.get(id=game.daily_deal_id)
+    deal = DailyDeal.objects.get(id=int(game.track_ref))
     page = selectors.leaderboard_for_deal(deal=deal, viewer=None)
     return game.player.username in [row.username for row in page.rows]
 

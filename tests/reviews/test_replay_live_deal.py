@@ -9,8 +9,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games.models import DailyDeal
-from leaderboards.models import Result
+from leaderboards.models import DailyDeal, Result
 from reviews.models import AuditEntry, Flag, GameReview
 from tests.leaderboards.helpers import deal_of
 from tests.reviews.helpers import committed, finished_game, start

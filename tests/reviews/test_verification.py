@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from games import services as game_services
 from games.models import Game
+from games.tracks import casual_track
 from leaderboards.models import Result
 from reviews import services
 from reviews.models import AuditEntry, Flag, GameReview, Verification
@@ -105,7 +106,9 @@ def test_every_variant_verifies_after_a_few_moves(player, variant, options):
     from games.engine import format_move, get_variant
 
     engine = get_variant(variant)
-    game = game_services.game_start(player=player, variant=variant, options=options)
+    game = game_services.game_start(
+        player=player, variant=variant, track=casual_track(options=options)
+    )
     for _ in range(6):
         game.refresh_from_db()
         legal = engine.legal_moves(engine.load(game.state))

@@ -1,0 +1,195 @@
+"""Actions on a game: move, tap, undo, auto-complete, finish, and the clock running
+out. Each is one transaction: lock the game row, check, apply, save the changed
+fields (games.services.closing.ACTION_FIELDS) with one UPDATE."""
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+
+from games.clock import clock_deadline, clock_is_up, clock_tick
+from games.engine import EngineError, Move, Variant, format_move, parse_move
+from games.errors import GameClosed, MoveRefused, StaleAction
+from games.models import Game
+from games.services.closing import game_close, game_save_action
+from games.variants import game_variant
+
+
+@dataclass(frozen=True)
+class ActionOutcome:
+    """The game after an action, and what the action made happen on the table
+    (engine events such as "run_removed:S") for the board to show."""
+
+    game: Game
+    events: tuple[str, ...] = ()
+
+
+TIME_UP_MESSAGE = "Time is up: the game closed with the score it had."
+
+
+def _close_for_time(game: Game, now: datetime) -> None:
+    variant = game_variant(game)
+    state = variant.load(game.state)
+    deadline = game.deadline_at
+    if deadline is None:
+        raise ValueError(f"Game {game.id} has no deadline: only a timed game closes for time.")
+    clock_tick(game, now=deadline)
+    game_close(game, variant, state, status=Game.Status.FINISHED, now=min(now, deadline))
+    game.revision += 1
+    game_save_action(game)
+
+
+def _act(
+    *,
+    game_id: UUID,
+    player: User,
+    revision: int,
+    action: Callable[[Game, Variant[Any], datetime], ActionOutcome],
+) -> ActionOutcome:
+    """Run one action on the locked game row. A game whose clock has run out is
+    closed first (and stays closed: that part commits) and the action refused."""
+    now = timezone.now()
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(id=game_id, player=player)
+        if not game.is_active:
+            raise GameClosed(
+                f"This game is {game.get_status_display().lower()}: its result is final."
+            )
+        if not clock_is_up(game, now=now):
+            if revision != game.revision:
+                raise StaleAction(
+                    "That action was made on an older board (another tab or a repeated "
+                    "click); here is the current one."
+                )
+            return action(game, game_variant(game), now)
+        _close_for_time(game, now)
+    raise GameClosed(TIME_UP_MESSAGE)
+
+
+def _apply_moves(
+    game: Game, variant: Variant[Any], moves: Iterable[Move], *, now: datetime
+) -> ActionOutcome:
+    state = variant.load(game.state)
+    events: list[str] = []
+    for move in moves:
+        try:
+            step = variant.apply(state, move)
+        except EngineError as error:
+            raise MoveRefused(str(error)) from error
+        state = step.state
+        events.extend(step.events)
+        game.move_log.append(format_move(step.move))
+        game.undo_log.append(step.undo)
+    _save_state(game, variant, state, now=now)
+    return ActionOutcome(game=game, events=tuple(events))
+
+
+def _save_state(game: Game, variant: Variant[Any], state: Any, *, now: datetime) -> None:
+    clock_tick(game, now=now)
+    game.state = variant.dump(state)
+    game.move_count = len(game.move_log)
+    game.score = variant.score(state)
+    game.revision += 1
+    # Bonus time moves a deadline the rules give; a track's own limit stays.
+    game.deadline_at = clock_deadline(game, rules_limit=variant.time_limit_seconds(state))
+    status = variant.status(state)
+    if status in (Game.Status.WON, Game.Status.LOST):
+        game_close(game, variant, state, status=status, now=now)
+    game_save_action(game)
+
+
+def game_move_play(*, game_id: UUID, player: User, move: str, revision: int) -> ActionOutcome:
+    def play(game: Game, variant: Variant[Any], now: datetime) -> ActionOutcome:
+        try:
+            parsed = parse_move(move.strip())
+        except EngineError as error:
+            raise MoveRefused(str(error)) from error
+        return _apply_moves(game, variant, [parsed], now=now)
+
+    return _act(game_id=game_id, player=player, revision=revision, action=play)
+
+
+def game_card_tap(
+    *, game_id: UUID, player: User, source: str, count: int, revision: int
+) -> ActionOutcome:
+    """Tap-to-move: the engine picks where the tapped card (and what it heads) goes."""
+
+    def tap(game: Game, variant: Variant[Any], now: datetime) -> ActionOutcome:
+        try:
+            move = variant.tap(variant.load(game.state), source, count)
+        except EngineError as error:
+            raise MoveRefused(str(error)) from error
+        if move is None:
+            raise MoveRefused("That card has nowhere to go.")
+        return _apply_moves(game, variant, [move], now=now)
+
+    return _act(game_id=game_id, player=player, revision=revision, action=tap)
+
+
+def game_auto_complete(*, game_id: UUID, player: User, revision: int) -> ActionOutcome:
+    def complete(game: Game, variant: Variant[Any], now: datetime) -> ActionOutcome:
+        moves = variant.auto_complete(variant.load(game.state))
+        if not moves:
+            raise MoveRefused(
+                "Auto-complete is offered once every card is face up and the stock and "
+                "waste are empty."
+            )
+        return _apply_moves(game, variant, moves, now=now)
+
+    return _act(game_id=game_id, player=player, revision=revision, action=complete)
+
+
+def game_move_undo(*, game_id: UUID, player: User, revision: int) -> ActionOutcome:
+    """Take the last move back exactly, points included."""
+
+    def undo(game: Game, variant: Variant[Any], now: datetime) -> ActionOutcome:
+        if not game.move_log:
+            raise MoveRefused("There is no move to undo.")
+        record = game.undo_log.pop()
+        game.move_log.pop()
+        game.undo_count += 1
+        state = variant.undo(variant.load(game.state), record)
+        _save_state(game, variant, state, now=now)
+        return ActionOutcome(game=game)
+
+    return _act(game_id=game_id, player=player, revision=revision, action=undo)
+
+
+def game_finish(*, game_id: UUID, player: User, revision: int) -> ActionOutcome:
+    """Make the result final: from now on every action on this game is refused."""
+
+    def finish(game: Game, variant: Variant[Any], now: datetime) -> ActionOutcome:
+        clock_tick(game, now=now)
+        game_close(game, variant, variant.load(game.state), status=Game.Status.FINISHED, now=now)
+        game.revision += 1
+        game_save_action(game)
+        return ActionOutcome(game=game)
+
+    return _act(game_id=game_id, player=player, revision=revision, action=finish)
+
+
+def game_close_if_time_up(*, game_id: UUID) -> bool:
+    """Close a game whose clock has run out, whoever is looking (or nobody).
+    Returns whether this call closed it; running it again does nothing more."""
+    now = timezone.now()
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(id=game_id).first()
+        if game is None or not game.is_active or not clock_is_up(game, now=now):
+            return False
+        _close_for_time(game, now)
+        return True
+
+
+def games_close_expired(*, player: User | None = None) -> int:
+    """Close every game (of one player, if given) whose clock has run out."""
+    expired = Game.objects.filter(status=Game.Status.ACTIVE, deadline_at__lte=timezone.now())
+    if player is not None:
+        expired = expired.filter(player=player)
+    return sum(
+        game_close_if_time_up(game_id=game_id) for game_id in expired.values_list("id", flat=True)
+    )

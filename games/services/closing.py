@@ -1,0 +1,74 @@
+"""Closing a game: its final score is fixed, the close hooks run inside the
+transaction that closes it (settings.GAME_CLOSE_HOOKS: the daily result row),
+and once that commits the game goes to the tasks that follow a finish
+(settings.GAME_CLOSED_TASKS: achievements, the review). games knows neither
+hook nor task: the apps above it are named in settings, so the arrows point down."""
+
+import logging
+from collections.abc import Callable
+from datetime import datetime
+from functools import cache, partial
+from typing import Any
+from uuid import UUID
+
+from django.conf import settings
+from django.db import transaction
+from django.utils.module_loading import import_string
+
+from games.engine import Variant
+from games.models import Game
+
+logger = logging.getLogger(__name__)
+
+ACTION_FIELDS = [
+    "state",
+    "move_log",
+    "undo_log",
+    "revision",
+    "move_count",
+    "undo_count",
+    "score",
+    "final_score",
+    "status",
+    "elapsed_ms",
+    "last_action_at",
+    "deadline_at",
+    "finished_at",
+]
+"""The fields an action writes: the one UPDATE of a move."""
+
+CloseHook = Callable[..., Any]
+
+
+def game_close(
+    game: Game, variant: Variant[Any], state: Any, *, status: str, now: datetime
+) -> None:
+    """End the game with its final score. The caller saves it with `game_save_action`."""
+    game.status = status
+    game.finished_at = now
+    game.final_score = variant.final_score(state, game.elapsed_ms // 1000)
+
+
+@cache
+def _close_hooks(paths: tuple[str, ...]) -> tuple[CloseHook, ...]:
+    return tuple(import_string(path) for path in paths)
+
+
+def game_save_action(game: Game) -> None:
+    """Write what an action changed; a game the action closed runs the close hooks
+    now and its tasks after the commit."""
+    game.save(update_fields=ACTION_FIELDS)
+    if not game.is_active:
+        for hook in _close_hooks(tuple(settings.GAME_CLOSE_HOOKS)):
+            hook(game=game)
+        transaction.on_commit(partial(game_closed_dispatch, game_id=game.id))
+
+
+def game_closed_dispatch(*, game_id: UUID) -> None:
+    """Hand a closed game to the tasks that follow a finish. A broker that is down
+    never fails the finished game: the periodic sweeps of those apps catch up."""
+    for task_path in settings.GAME_CLOSED_TASKS:
+        try:
+            import_string(task_path).delay(str(game_id))
+        except Exception:
+            logger.warning("could not enqueue %s for game %s", task_path, game_id)
