@@ -3,6 +3,11 @@
 Random games are played through the views; every rendered board (full page,
 htmx partial, selection, refusal, summary) is searched for every hidden card
 in every form a template prints a card in: code, name and visible label.
+Every position a walk reaches is rendered and searched (the answer to its
+move or undo); a selection, which draws the position before the move with
+the selected cards and their targets marked, is searched for the first
+selection from each kind of place (tableau, waste, foundation, ...) in the game
+and then for every third move.
 """
 
 import random
@@ -39,7 +44,8 @@ def test_random_games_through_the_views_never_show_a_hidden_card(
     game = services.game_start(player=player, variant=variant)
     detail = reverse("games:detail", kwargs={"game_id": game.id})
     assert_nothing_hidden(player_client.get(detail).content.decode(), game)
-    for _ in range(60):
+    selected_from: set[str] = set()
+    for step in range(60):
         game.refresh_from_db()
         if not game.is_active:
             break
@@ -48,7 +54,9 @@ def test_random_games_through_the_views_never_show_a_hidden_card(
         if not moves:
             break
         move = rng.choice(moves)
-        if move.src:
+        place = move.src.rstrip("0123456789") if move.src else None
+        if place is not None and (place not in selected_from or step % 3 == 0):
+            selected_from.add(place)
             selected = player_client.get(f"{detail}?sel={move.src}/{move.count}", **HX)
             assert_nothing_hidden(selected.content.decode(), game)
         response = player_client.post(
