@@ -19,8 +19,11 @@ TOAST_TRIES = 8
 @require_GET
 def finish_toast(request: HttpRequest, game_id: UUID) -> HttpResponse:
     """The badges earned by the player's own closed game; 404 for anybody else's."""
+    player = request.user
+    if not player.is_authenticated:  # a visitor has no game of their own
+        raise Http404("No such game")
     try:
-        toast = game_toast(game_id=game_id, player=request.user)
+        toast = game_toast(game_id=game_id, player=player)
     except Game.DoesNotExist:
         raise Http404("No such game") from None
     attempt = params.integer(request.GET, "try", default=1, minimum=1, maximum=TOAST_TRIES)
@@ -29,7 +32,7 @@ def finish_toast(request: HttpRequest, game_id: UUID) -> HttpResponse:
         "toast": toast,
         "game_id": game_id,
         "next_try": attempt + 1 if waiting else None,
-        "reduced_motion": profile_for_user(user=request.user).reduced_motion,
+        "reduced_motion": profile_for_user(user=player).reduced_motion,
     }
     response = render(request, "achievements/_toast.html", context)
     response["Cache-Control"] = "no-store"

@@ -21,6 +21,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from accounts.selectors import profile_for_user
 from core import params
+from core.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from games import selectors, services
 from games.engine import EngineError
 from games.errors import GameActionError, MoveRefused, StaleAction
@@ -40,7 +41,7 @@ def _spec_or_404(variant: str) -> GameSpec:
     return spec
 
 
-def _own_game_or_404(request: HttpRequest, game_id: UUID) -> Game:
+def _own_game_or_404(request: AuthenticatedHttpRequest, game_id: UUID) -> Game:
     try:
         return selectors.game_for_player(game_id=game_id, player=request.user)
     except Game.DoesNotExist as missing:
@@ -57,7 +58,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-def play(request: HttpRequest, variant: str) -> HttpResponse:
+def play(request: AuthenticatedHttpRequest, variant: str) -> HttpResponse:
     """GET shows the active game of this variant (or the deal options with
     `?options`); POST resumes the active game or deals one."""
     spec = _spec_or_404(variant)
@@ -91,7 +92,7 @@ def _render_play(
 
 @login_required
 @require_POST
-def new_deal(request: HttpRequest, variant: str) -> HttpResponse:
+def new_deal(request: AuthenticatedHttpRequest, variant: str) -> HttpResponse:
     """Deal a new game with the options posted: the defaults when the POST carries
     none, a 400 with the form's errors when they are incomplete or invalid."""
     spec = _spec_or_404(variant)
@@ -110,7 +111,7 @@ def new_deal(request: HttpRequest, variant: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def restart(request: HttpRequest, game_id: UUID) -> HttpResponse:
+def restart(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpResponse:
     try:
         game = services.game_restart(game_id=game_id, player=request.user)
     except Game.DoesNotExist as missing:
@@ -118,7 +119,7 @@ def restart(request: HttpRequest, game_id: UUID) -> HttpResponse:
     return _go_to_game(request, game)
 
 
-def _go_to_game(request: HttpRequest, game: Game) -> HttpResponse:
+def _go_to_game(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     url = reverse("games:detail", kwargs={"game_id": game.id})
     if request.htmx:
         response = HttpResponse(status=204)
@@ -129,7 +130,7 @@ def _go_to_game(request: HttpRequest, game: Game) -> HttpResponse:
 
 @login_required
 @require_GET
-def detail(request: HttpRequest, game_id: UUID) -> HttpResponse:
+def detail(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpResponse:
     game = _own_game_or_404(request, game_id)
     if game.is_active and game.deadline_at is not None and game.deadline_at <= timezone.now():
         # Without a worker nobody closed it at its deadline: whoever looks first does.
@@ -139,7 +140,7 @@ def detail(request: HttpRequest, game_id: UUID) -> HttpResponse:
 
 
 def _render_board(
-    request: HttpRequest,
+    request: AuthenticatedHttpRequest,
     game: Game,
     *,
     selected: str | None = None,
@@ -165,7 +166,7 @@ def _event_values(events: tuple[str, ...], prefix: str) -> list[str]:
     return [event.removeprefix(prefix) for event in events if event.startswith(prefix)]
 
 
-def _highlight_preference(request: HttpRequest, game: Game) -> bool:
+def _highlight_preference(request: AuthenticatedHttpRequest, game: Game) -> bool:
     """Only boards that highlight playable cards read the player's setting."""
     spec = game_spec(game.variant)
     if spec is None or not spec.highlighting:
@@ -174,7 +175,7 @@ def _highlight_preference(request: HttpRequest, game: Game) -> bool:
 
 
 def _run_action(
-    request: HttpRequest,
+    request: AuthenticatedHttpRequest,
     game_id: UUID,
     form: ActionForm,
     action: Callable[[dict[str, Any]], services.ActionOutcome],
@@ -196,7 +197,9 @@ def _run_action(
     return redirect("games:detail", game_id=game_id)
 
 
-def _refused(request: HttpRequest, game: Game, message: str, status: int) -> HttpResponse:
+def _refused(
+    request: AuthenticatedHttpRequest, game: Game, message: str, status: int
+) -> HttpResponse:
     if request.htmx:
         return _render_board(request, game, error=message, status=status)
     messages.error(request, message)
@@ -205,7 +208,7 @@ def _refused(request: HttpRequest, game: Game, message: str, status: int) -> Htt
 
 @login_required
 @require_POST
-def move(request: HttpRequest, game_id: UUID) -> HttpResponse:
+def move(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpResponse:
     return _run_action(
         request,
         game_id,
@@ -218,7 +221,7 @@ def move(request: HttpRequest, game_id: UUID) -> HttpResponse:
 
 @login_required
 @require_POST
-def tap(request: HttpRequest, game_id: UUID) -> HttpResponse:
+def tap(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpResponse:
     return _run_action(
         request,
         game_id,
@@ -235,7 +238,7 @@ def tap(request: HttpRequest, game_id: UUID) -> HttpResponse:
 
 @login_required
 @require_POST
-def undo(request: HttpRequest, game_id: UUID) -> HttpResponse:
+def undo(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpResponse:
     return _run_action(
         request,
         game_id,
@@ -248,7 +251,7 @@ def undo(request: HttpRequest, game_id: UUID) -> HttpResponse:
 
 @login_required
 @require_POST
-def auto_complete(request: HttpRequest, game_id: UUID) -> HttpResponse:
+def auto_complete(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpResponse:
     return _run_action(
         request,
         game_id,
@@ -261,7 +264,7 @@ def auto_complete(request: HttpRequest, game_id: UUID) -> HttpResponse:
 
 @login_required
 @require_POST
-def finish(request: HttpRequest, game_id: UUID) -> HttpResponse:
+def finish(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpResponse:
     """Without `confirm` this only asks; with it the result becomes final."""
     form = FinishForm(request.POST)
     if form.is_valid() and not form.cleaned_data["confirm"]:
@@ -280,7 +283,7 @@ def finish(request: HttpRequest, game_id: UUID) -> HttpResponse:
 
 @login_required
 @require_GET
-def history(request: HttpRequest) -> HttpResponse:
+def history(request: AuthenticatedHttpRequest) -> HttpResponse:
     services.games_close_expired(player=request.user)
     variant = params.choice(request.GET, "variant", game_keys(), default=None)
     page = Paginator(

@@ -4,12 +4,13 @@ from datetime import date, timedelta
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from core import params
+from core.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from games.engine import get_variant
 from leaderboards import selectors, services
 from leaderboards.models import DailyDeal, PeriodBest
@@ -24,7 +25,7 @@ def _daily_game_or_404(variant: str) -> str:
 
 @login_required
 @require_GET
-def daily(request: HttpRequest) -> HttpResponse:
+def daily(request: AuthenticatedHttpRequest) -> HttpResponse:
     """Today's deals with the player's result on each, the countdown to the next
     deals, the player's streak and a calendar of past days."""
     today = today_utc()
@@ -52,7 +53,7 @@ def _next_month(month: date) -> date:
 
 @login_required
 @require_POST
-def daily_play(request: HttpRequest, variant: str) -> HttpResponse:
+def daily_play(request: AuthenticatedHttpRequest, variant: str) -> HttpResponse:
     """Play today's deal of a game: the first attempt is ranked, later ones practice."""
     variant = _daily_game_or_404(variant)
     today = today_utc()
@@ -62,7 +63,7 @@ def daily_play(request: HttpRequest, variant: str) -> HttpResponse:
 
 
 @require_GET
-def deal_leaderboard(request: HttpRequest, day: str, variant: str) -> HttpResponse:
+def deal_leaderboard(request: HtmxHttpRequest, day: str, variant: str) -> HttpResponse:
     today = today_utc()
     deal_day = params.iso_day(day)
     if deal_day is None:
@@ -74,9 +75,10 @@ def deal_leaderboard(request: HttpRequest, day: str, variant: str) -> HttpRespon
     except DailyDeal.DoesNotExist as missing:
         # Where no task ran, the first look at today deals today's games.
         todays = services.daily_deals_ensure(day=today) if deal_day == today else []
-        deal = next((d for d in todays if d.variant == variant), None)
-        if deal is None:
+        dealt = next((d for d in todays if d.variant == variant), None)
+        if dealt is None:
             raise Http404("No such daily deal") from missing
+        deal = dealt
     viewer = request.user if request.user.is_authenticated else None
     page = params.page_number(request.GET)
     board = selectors.leaderboard_for_deal(deal=deal, page=page, viewer=viewer)
@@ -91,7 +93,7 @@ def deal_leaderboard(request: HttpRequest, day: str, variant: str) -> HttpRespon
 
 
 @require_GET
-def period_leaderboard(request: HttpRequest, variant: str) -> HttpResponse:
+def period_leaderboard(request: HtmxHttpRequest, variant: str) -> HttpResponse:
     variant = _daily_game_or_404(variant)
     period = params.choice(
         request.GET, "period", PeriodBest.Period.values, default=PeriodBest.Period.WEEK

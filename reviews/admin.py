@@ -8,11 +8,12 @@ the review changes only through the actions, which call reviews.services.
 """
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 from uuid import UUID
 
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
+from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
 from django.db.models import CharField, Exists, OuterRef, Prefetch, QuerySet, Subquery
 from django.db.models.functions import Cast
@@ -115,11 +116,33 @@ _deal_dates = DailyDeal.objects.annotate(ref=Cast("pk", CharField())).filter(
     ref=OuterRef("track_ref")
 )
 
-Perform = Callable[..., Any]
+
+class Perform(Protocol):
+    """A review action on one game (reviews.services), done by a reviewer with a note."""
+
+    def __call__(self, *, game_id: UUID, reviewer: User, note: str) -> object: ...
+
+
+def _reviewer(request: HttpRequest) -> User:
+    """The reviewer asking; anybody else is refused (403)."""
+    user = request.user
+    if not user.is_authenticated or not selectors.is_reviewer(user):
+        raise PermissionDenied
+    return user
+
+
+if TYPE_CHECKING:
+    # ModelAdmin takes its model as a parameter in django-stubs only: Django's
+    # class is not subscriptable at run time (django_stubs_ext.monkeypatch would
+    # make it so, but that package is a dev dependency).
+    GameAdminBase = admin.ModelAdmin[Game]
+    AuditEntryAdminBase = admin.ModelAdmin[AuditEntry]
+else:
+    GameAdminBase = AuditEntryAdminBase = admin.ModelAdmin
 
 
 @admin.register(Game)
-class GameReviewAdmin(ReviewersOnly, admin.ModelAdmin):
+class GameReviewAdmin(ReviewersOnly, GameAdminBase):
     """Finished games for review. The seed and the snapshot are never shown."""
 
     list_display = [
@@ -149,7 +172,7 @@ class GameReviewAdmin(ReviewersOnly, admin.ModelAdmin):
     ordering = ["-finished_at"]
     list_per_page = 50
     show_full_result_count = False
-    fields = [
+    fields = readonly_fields = (
         "player",
         "variant",
         "options",
@@ -168,8 +191,7 @@ class GameReviewAdmin(ReviewersOnly, admin.ModelAdmin):
         "last_action_at",
         "finished_at",
         "move_log",
-    ]
-    readonly_fields = fields
+    )
     actions = ["verify_again", "void_results", "restore_results", "dismiss_flags"]
     change_form_template = "admin/reviews/game_change_form.html"
 
@@ -253,16 +275,15 @@ class GameReviewAdmin(ReviewersOnly, admin.ModelAdmin):
         reviewer who has an attempt at the game's daily deal while it is live."""
 
         def guarded(request: HttpRequest, object_id: UUID) -> HttpResponse:
-            if not selectors.is_reviewer(request.user):
-                raise PermissionDenied
+            reviewer = _reviewer(request)
             game = get_object_or_404(
                 Game.objects.exclude(status=Game.Status.ACTIVE).select_related("player"),
                 pk=object_id,
             )
             today = today_utc()
-            refusal = selectors.replay_refusal(game=game, viewer=request.user, today=today)
+            refusal = selectors.replay_refusal(game=game, viewer=reviewer, today=today)
             if refusal is None:
-                services.replay_view_record(game=game, viewer=request.user, today=today)
+                services.replay_view_record(game=game, viewer=reviewer, today=today)
                 return view(request, object_id)
             context = {
                 **self.admin_site.each_context(request),
@@ -280,8 +301,7 @@ class GameReviewAdmin(ReviewersOnly, admin.ModelAdmin):
 
     def replay_view(self, request: HttpRequest, object_id: UUID) -> HttpResponse:
         """Step through the game move by move, every card shown (reviewers only)."""
-        if not selectors.is_reviewer(request.user):
-            raise PermissionDenied
+        _reviewer(request)
         game = get_object_or_404(Game.objects.exclude(status=Game.Status.ACTIVE), pk=object_id)
         last = len(game.move_log)
         step = params.integer(request.GET, "step", default=0, minimum=0, maximum=last)
@@ -332,8 +352,7 @@ class GameReviewAdmin(ReviewersOnly, admin.ModelAdmin):
     ) -> HttpResponse | None:
         """First the form (the games and a note), then the action on each game.
         An empty note is an error on the form, and nothing happens."""
-        if not selectors.is_reviewer(request.user):
-            raise PermissionDenied
+        reviewer = _reviewer(request)
         games = list(queryset.select_related("player"))
         if "apply" in request.POST:
             form = ReviewNoteForm(request.POST)
@@ -341,9 +360,7 @@ class GameReviewAdmin(ReviewersOnly, admin.ModelAdmin):
                 done = 0
                 for game in games:
                     try:
-                        perform(
-                            game_id=game.id, reviewer=request.user, note=form.cleaned_data["note"]
-                        )
+                        perform(game_id=game.id, reviewer=reviewer, note=form.cleaned_data["note"])
                     except services.ReviewRefused as refusal:
                         self.message_user(
                             request,
@@ -377,14 +394,14 @@ class GameReviewAdmin(ReviewersOnly, admin.ModelAdmin):
 
 
 @admin.register(AuditEntry)
-class AuditEntryAdmin(ReviewersOnly, admin.ModelAdmin):
+class AuditEntryAdmin(ReviewersOnly, AuditEntryAdminBase):
     """The audit log: read only, for reviewers only, for everyone read only."""
 
     list_display = ["created_at", "actor_name", "action", "game_link", "player_name", "note"]
     list_filter = ["action", ("created_at", admin.DateFieldListFilter)]
     search_fields = ["player_name", "actor_name"]
     search_help_text = "Search by player or reviewer username."
-    fields = [
+    fields = readonly_fields = (
         "created_at",
         "actor_name",
         "action",
@@ -393,8 +410,7 @@ class AuditEntryAdmin(ReviewersOnly, admin.ModelAdmin):
         "flag_id",
         "note",
         "details",
-    ]
-    readonly_fields = fields
+    )
     actions = None
     list_per_page = 100
 
