@@ -55,7 +55,8 @@ class ArenaUserCreationForm(AdminUserCreationForm):
         return username
 
 
-class ArenaUserChangeForm(UserChangeForm):
+# UserChangeForm is generic only in django-stubs, not at run time.
+class ArenaUserChangeForm(UserChangeForm):  # type: ignore[type-arg]
     """The admin's user page, the one place a name can be changed: a new name gets
     the sign-up's checks (an unchanged one is left alone, even if it predates them)."""
 

@@ -12,6 +12,9 @@ urlpatterns = [
     path("", game_views.home, name="home"),
     path("accounts/", include("allauth.urls")),
     path("", include("accounts.urls")),
+    path("", include("players.urls")),
+    # The player's badges: the finish toast (namespace "achievements").
+    path("achievements/", include("achievements.urls")),
     path("", include("games.urls")),
     path("", include("leaderboards.urls")),
     path("admin/", admin.site.urls),

@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "leaderboards",
     "achievements",
     "reviews",
+    "players",
 ]
 
 MIDDLEWARE = [

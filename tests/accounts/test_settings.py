@@ -127,6 +127,6 @@ def test_a_private_profile_is_hidden_after_saving_settings(player_client, player
     player_client.post(SETTINGS_URL, {"visibility": "private"})
     player_client.logout()
 
-    html = client.get(reverse("accounts:profile", args=[player.username])).content.decode()
+    html = client.get(reverse("players:profile", args=[player.username])).content.decode()
 
     assert "This profile is private." in html

@@ -3,10 +3,11 @@
 import pytest
 
 from accounts.models import Profile
-from accounts.selectors import profile_for_user, profile_for_username
+from accounts.selectors import profile_for_user
 from accounts.services import profile_get_or_create, profile_update
-from accounts.templatetags.player_figures import figure, minutes_seconds, percentage
-from games.engine import variant_keys
+from games.specs import game_keys
+from players.selectors import profile_for_username
+from players.templatetags.player_figures import figure, minutes_seconds, percentage
 
 
 @pytest.mark.parametrize(
@@ -65,4 +66,4 @@ def test_profile_for_username_hides_rows_from_others_only(player, make_user):
     assert as_owner.stats_visible
     assert as_owner.is_owner
     assert as_owner.overall is not None
-    assert [row.key for row in as_owner.rows] == variant_keys()
+    assert [row.key for row in as_owner.rows] == list(game_keys())

@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
 
 
 def toast_url(game, attempt=None):
-    url = reverse("accounts:achievements:finish_toast", kwargs={"game_id": game.id})
+    url = reverse("achievements:finish_toast", kwargs={"game_id": game.id})
     return url if attempt is None else f"{url}?try={attempt}"
 
 

@@ -60,7 +60,7 @@ def test_a_readable_selection_still_selects(player_client, player):
 
 def test_an_unreadable_try_of_the_finish_toast_asks_again_from_the_first(player_client, player):
     game = closed_game(player, "klondike")  # no evaluation yet: the toast waits
-    url = reverse("accounts:achievements:finish_toast", kwargs={"game_id": game.id})
+    url = reverse("achievements:finish_toast", kwargs={"game_id": game.id})
     response = player_client.get(f"{url}?try={SUPERSCRIPT_TWO}")
     assert response.status_code == 200
     assert f'hx-get="{url}?try=2"' in response.content.decode()
@@ -69,7 +69,7 @@ def test_an_unreadable_try_of_the_finish_toast_asks_again_from_the_first(player_
 @pytest.mark.parametrize("month", ["0001-01", "9999-12", "0000-01", "2024-13", "%C2%B2025-01"])
 def test_a_month_out_of_the_calendar_shows_a_month_it_can(player_client, player, month):
     daily = player_client.get(f"{reverse('leaderboards:daily')}?month={month}")
-    profile = player_client.get(f"{reverse('accounts:profile', args=['alice'])}?month={month}")
+    profile = player_client.get(f"{reverse('players:profile', args=['alice'])}?month={month}")
     this_month = today_utc().replace(day=1)
     assert daily.status_code == profile.status_code == 200
     shown = {daily.context["month"], profile.context["page"].calendar.month}
@@ -77,7 +77,7 @@ def test_a_month_out_of_the_calendar_shows_a_month_it_can(player_client, player,
 
 
 def test_the_earliest_month_has_no_month_before_it_to_overflow_to(anonymous, player):
-    response = anonymous.get(f"{reverse('accounts:profile', args=['alice'])}?month=0001-01")
+    response = anonymous.get(f"{reverse('players:profile', args=['alice'])}?month=0001-01")
     assert response.status_code == 200
     assert response.context["page"].calendar.month == EARLIEST_MONTH
 

@@ -41,7 +41,7 @@ def player_pages(player, flagged, voided, clear, deal):
         reverse("leaderboards:deal", args=[deal.date.isoformat(), "klondike"]),
         reverse("leaderboards:period", args=["klondike"]),
         reverse("leaderboards:period", args=["klondike"]) + "?period=all",
-        reverse("accounts:profile", args=[player.username]),
+        reverse("players:profile", args=[player.username]),
     ]
 
 
@@ -101,7 +101,7 @@ def test_other_players_see_no_label_on_the_leaderboards(games, make_user, client
     for url in (
         reverse("leaderboards:deal", args=[deal.date.isoformat(), "klondike"]),
         reverse("leaderboards:daily"),
-        reverse("accounts:profile", args=["alice"]),
+        reverse("players:profile", args=["alice"]),
     ):
         html = client.get(url).content.decode()
         assert "Under review" not in html

@@ -8,7 +8,7 @@ EMPTY = "\N{EN DASH}"
 
 
 @register.filter
-def minutes_seconds(seconds: int | None) -> str:
+def minutes_seconds(seconds: int | str | None) -> str:
     """125 -> "2:05"; no figure -> a dash. Minutes are not folded into hours."""
     if seconds is None or seconds == "":
         return EMPTY
@@ -17,7 +17,7 @@ def minutes_seconds(seconds: int | None) -> str:
 
 
 @register.filter
-def percentage(rate: float | None) -> str:
+def percentage(rate: float | str | None) -> str:
     """0.5 -> "50%", 1/3 -> "33%"."""
     if rate is None or rate == "":
         return EMPTY

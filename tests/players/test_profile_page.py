@@ -9,15 +9,14 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.urls import reverse
 
-from accounts.charts import ResultPoint, score_chart
-from accounts.selectors import profile_for_username, win_streaks
 from accounts.services import profile_update
 from achievements.tasks import achievements_evaluate_task
 from games.engine import variant_keys
 from games.models import Game
 from games.services import game_start
 from leaderboards.periods import today_utc
-from tests.accounts.test_profile import DASH, profile_url, table_row
+from players.charts import ResultPoint, score_chart
+from players.selectors import profile_for_username, win_streaks
 from tests.achievements.helpers import (
     closed_game,
     daily_deal,
@@ -26,6 +25,7 @@ from tests.achievements.helpers import (
     ranked_result,
     spike_state,
 )
+from tests.players.test_profile import DASH, profile_url, table_row
 
 pytestmark = pytest.mark.django_db
 

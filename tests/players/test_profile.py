@@ -18,7 +18,7 @@ DASH = "\N{EN DASH}"
 
 
 def profile_url(username):
-    return reverse("accounts:profile", kwargs={"username": username})
+    return reverse("players:profile", kwargs={"username": username})
 
 
 def table_row(html, variant):

@@ -1,0 +1,222 @@
+"""Reads for a player's public page: statistics, badges, the chart of recent
+results and the daily calendar. Views and templates get these dataclasses, never
+a query."""
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
+
+from accounts.selectors import profile_for_user, user_for_username
+from achievements.selectors import Badge, badges_for_player
+from games.models import Game
+from games.selectors import GameStats, game_stats_for_player
+from games.specs import game_specs
+from leaderboards.periods import today_utc
+from leaderboards.selectors import CalendarDay, daily_calendar, daily_streak
+from players.charts import ResultPoint, ScoreChart, score_chart
+
+CHART_GAMES = 30
+
+
+@dataclass(frozen=True)
+class StatsRow:
+    """One line of the statistics table: a variant, or the overall figures."""
+
+    key: str
+    name: str
+    played: int
+    won: int
+    win_rate: float
+    best_score: int | None
+    fastest_win_seconds: int | None
+    total_moves: int
+    current_win_streak: int = 0
+    longest_win_streak: int = 0
+
+
+@dataclass(frozen=True)
+class DailyCalendar:
+    month: date
+    weeks: list[list[CalendarDay | None]]
+    previous_month: str
+    next_month: str | None
+    streak: int
+
+
+@dataclass(frozen=True)
+class ProfilePage:
+    """What the profile template receives. Everything but the name (and the
+    owner's own flags) stays empty unless `stats_visible`."""
+
+    username: str
+    member_since: datetime
+    is_owner: bool
+    is_public: bool
+    stats_visible: bool
+    rows: list[StatsRow]
+    overall: StatsRow | None
+    badges: list[Badge]
+    charts: list[ScoreChart]
+    calendar: DailyCalendar | None
+
+
+@dataclass(frozen=True)
+class WinStreaks:
+    current: int = 0
+    longest: int = 0
+
+
+def win_streaks(statuses: Iterable[str]) -> WinStreaks:
+    """Wins in a row over closed games in the order they closed: any other end
+    (lost, finished, abandoned) breaks the streak; `current` is the run at the end."""
+    current = longest = 0
+    for status in statuses:
+        current = current + 1 if status == Game.Status.WON else 0
+        longest = max(longest, current)
+    return WinStreaks(current=current, longest=longest)
+
+
+def player_win_streaks(*, player: User) -> dict[str, WinStreaks]:
+    """The win streaks of each game the player has closed, and "overall" (every
+    game in the order they closed), from one query. Active games are ignored."""
+    closed = (
+        Game.objects.filter(player=player, finished_at__isnull=False)
+        .exclude(status=Game.Status.ACTIVE)
+        .order_by("finished_at", "id")
+        .values_list("variant", "status")
+    )
+    by_variant: dict[str, list[str]] = {}
+    every: list[str] = []
+    for variant, status in closed:
+        by_variant.setdefault(variant, []).append(status)
+        every.append(status)
+    streaks = {variant: win_streaks(statuses) for variant, statuses in by_variant.items()}
+    streaks["overall"] = win_streaks(every)
+    return streaks
+
+
+def _row(*, key: str, name: str, stats: GameStats, streaks: WinStreaks) -> StatsRow:
+    return StatsRow(
+        key=key,
+        name=name,
+        played=stats.played,
+        won=stats.won,
+        win_rate=stats.win_rate,
+        best_score=stats.best_score,
+        fastest_win_seconds=stats.fastest_win_seconds,
+        total_moves=stats.total_moves,
+        current_win_streak=streaks.current,
+        longest_win_streak=streaks.longest,
+    )
+
+
+def player_stats_rows(*, player: User) -> tuple[list[StatsRow], StatsRow]:
+    """One row per game the site offers, in its order, and the overall row."""
+    streaks = player_win_streaks(player=player)
+    rows = [
+        _row(
+            key=spec.key,
+            name=spec.name,
+            stats=game_stats_for_player(player=player, variant=spec.key),
+            streaks=streaks.get(spec.key, WinStreaks()),
+        )
+        for spec in game_specs()
+    ]
+    overall = _row(
+        key="overall",
+        name="Overall",
+        stats=game_stats_for_player(player=player),
+        streaks=streaks["overall"],
+    )
+    return rows, overall
+
+
+def player_score_charts(*, player: User, games: int = CHART_GAMES) -> list[ScoreChart]:
+    """A chart per game the player has closed: the final scores of the last
+    `games` closed games of it, oldest first."""
+    charts = []
+    for spec in game_specs():
+        key = spec.key
+        latest = (
+            Game.objects.filter(player=player, variant=key, finished_at__isnull=False)
+            .exclude(status=Game.Status.ACTIVE)
+            .order_by("-finished_at", "-id")
+            .values_list("finished_at", "final_score", "score", "status")[:games]
+        )
+        results = [
+            ResultPoint(
+                finished_at=finished_at,
+                score=final_score if final_score is not None else score,
+                won=status == Game.Status.WON,
+            )
+            for finished_at, final_score, score, status in reversed(list(latest))
+            if finished_at is not None
+        ]
+        chart = score_chart(key=key, name=spec.name, results=results)
+        if chart is not None:
+            charts.append(chart)
+    return charts
+
+
+def _next_month(month: date) -> date:
+    return (month.replace(day=28) + timedelta(days=4)).replace(day=1)
+
+
+def player_daily_calendar(*, player: User, month: date | None, today: date) -> DailyCalendar:
+    """The month's calendar of daily deals played (this month by default, never
+    a month after it) and the current daily streak."""
+    first = (month or today).replace(day=1)
+    if first > today:
+        first = today.replace(day=1)
+    following = _next_month(first)
+    return DailyCalendar(
+        month=first,
+        weeks=daily_calendar(player=player, month=first, today=today),
+        previous_month=(first - timedelta(days=1)).strftime("%Y-%m"),
+        next_month=following.strftime("%Y-%m") if following <= today else None,
+        streak=daily_streak(player=player, today=today),
+    )
+
+
+def profile_for_username(
+    *,
+    username: str,
+    viewer: AbstractBaseUser | AnonymousUser,
+    month: date | None = None,
+    today: date | None = None,
+) -> ProfilePage:
+    """The profile page as `viewer` may see it: badges, statistics, the chart of
+    recent results and the daily calendar (of `month`, this one by default).
+
+    The owner always sees everything; anyone else only when the profile is
+    public, and otherwise nothing but the name (nothing else is even read).
+    Raises the user model's DoesNotExist for an unknown name.
+    """
+    user = user_for_username(username=username)
+    profile = profile_for_user(user=user)
+    is_owner = viewer.is_authenticated and viewer.pk == user.pk
+    stats_visible = is_owner or profile.public
+    rows: list[StatsRow] = []
+    overall: StatsRow | None = None
+    badges: list[Badge] = []
+    charts: list[ScoreChart] = []
+    calendar: DailyCalendar | None = None
+    if stats_visible:
+        rows, overall = player_stats_rows(player=user)
+        badges = badges_for_player(player=user)
+        charts = player_score_charts(player=user)
+        calendar = player_daily_calendar(player=user, month=month, today=today or today_utc())
+    return ProfilePage(
+        username=user.get_username(),
+        member_since=user.date_joined,
+        is_owner=is_owner,
+        is_public=profile.public,
+        stats_visible=stats_visible,
+        rows=rows,
+        overall=overall,
+        badges=badges,
+        charts=charts,
+        calendar=calendar,
+    )
