@@ -291,7 +291,7 @@ class TestReplayViewer:
     def test_the_deal_shows_every_card_and_marks_the_hidden_ones(self, player, reviewer):
         game = finished_game(player, moves=12)
         html = client_for(reviewer).get(self.url(game, 0)).content.decode()
-        cards = re.findall(r'<span class="replay-card( hidden)?( red)?"[^>]*>([^<]+)</span>', html)
+        cards = re.findall(r'<span class="replay-card( unseen)?( red)?"[^>]*>([^<]+)</span>', html)
         assert len(cards) == 52 + 1  # every card, and the one in the legend
         assert sum(1 for hidden, _, _ in cards if hidden) == 21 + 24 + 1  # face down, stock
         assert "Step 0 of 12" in html
@@ -342,7 +342,7 @@ class TestReplayViewer:
         )
         game_services.game_finish(game_id=game.id, player=player, revision=0)
         html = client_for(reviewer).get(self.url(game, 0)).content.decode()
-        cards = re.findall(r'<span class="replay-card( hidden)?( red)?"[^>]*>([A2-9JQK]|10)', html)
+        cards = re.findall(r'<span class="replay-card( unseen)?( red)?"[^>]*>([A2-9JQK]|10)', html)
         assert len(cards) >= 52 + 1
 
     def test_an_active_game_is_not_shown(self, player, reviewer):
