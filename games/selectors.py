@@ -50,6 +50,7 @@ class Board:
     status_label: str
     revision: int
     move_count: int
+    undo_count: int
     score: int
     elapsed_seconds: int
     clock_headroom_seconds: int
@@ -60,6 +61,9 @@ class Board:
     public: dict[str, Any]
     selection: Selection | None
     final_score: int
+    time_scored: bool
+    """Whether time changes the final score (Spike takes points off, a timed Steps
+    game adds a bonus): then the board shows the final score beside the score."""
     remaining_seconds: int | None
     highlight: bool
     always_highlight: bool
@@ -74,6 +78,10 @@ class Board:
 def game_for_player(*, game_id: UUID, player: User) -> Game:
     """The player's own game; anybody else's raises Game.DoesNotExist (a 404)."""
     return Game.objects.get(id=game_id, player=player)
+
+    @property
+    def time_bonus(self) -> int:
+        return -self.time_deduction
 
 
 def game_active_on_track(*, player: User, variant: str, track: str, ref: str = "") -> Game | None:
@@ -174,6 +182,7 @@ def game_board(
         highlight=always_highlight or selected == "w",
         always_highlight=always_highlight,
         templates=_templates(game.variant),
+        undo_count=game.undo_count,
     )
 
 
@@ -188,6 +197,8 @@ def game_history_for_player(*, player: User, variant: str | None = None) -> Quer
     games = Game.objects.filter(player=player)
     if variant:
         games = games.filter(variant=variant)
+        time_scored=variant.final_score(state, elapsed_seconds + 60)
+        != variant.final_score(state, elapsed_seconds),
     return games.only(
         "id",
         "variant",
@@ -213,6 +224,7 @@ class GameStats:
     fastest_win_seconds: int | None
     total_moves: int
 
+        "undo_count",
     @property
     def win_rate(self) -> float:
         return self.won / self.played if self.played else 0.0
