@@ -74,14 +74,14 @@ class Board:
     def time_deduction(self) -> int:
         return self.score - self.final_score
 
+    @property
+    def time_bonus(self) -> int:
+        return -self.time_deduction
+
 
 def game_for_player(*, game_id: UUID, player: User) -> Game:
     """The player's own game; anybody else's raises Game.DoesNotExist (a 404)."""
     return Game.objects.get(id=game_id, player=player)
-
-    @property
-    def time_bonus(self) -> int:
-        return -self.time_deduction
 
 
 def game_active_on_track(*, player: User, variant: str, track: str, ref: str = "") -> Game | None:
@@ -164,6 +164,7 @@ def game_board(
         status_label=game.get_status_display(),
         revision=game.revision,
         move_count=game.move_count,
+        undo_count=game.undo_count,
         score=game.score,
         elapsed_seconds=elapsed_seconds,
         clock_headroom_seconds=int(settings.GAME_IDLE_GAP_CAP_SECONDS - gap),
@@ -178,11 +179,12 @@ def game_board(
             if game.final_score is not None
             else variant.final_score(state, elapsed_seconds)
         ),
+        time_scored=variant.final_score(state, elapsed_seconds + 60)
+        != variant.final_score(state, elapsed_seconds),
         remaining_seconds=clock_remaining_seconds(game, now=now),
         highlight=always_highlight or selected == "w",
         always_highlight=always_highlight,
         templates=_templates(game.variant),
-        undo_count=game.undo_count,
     )
 
 
@@ -197,14 +199,13 @@ def game_history_for_player(*, player: User, variant: str | None = None) -> Quer
     games = Game.objects.filter(player=player)
     if variant:
         games = games.filter(variant=variant)
-        time_scored=variant.final_score(state, elapsed_seconds + 60)
-        != variant.final_score(state, elapsed_seconds),
     return games.only(
         "id",
         "variant",
         "status",
         "score",
         "move_count",
+        "undo_count",
         "elapsed_ms",
         "started_at",
         "finished_at",
@@ -224,7 +225,6 @@ class GameStats:
     fastest_win_seconds: int | None
     total_moves: int
 
-        "undo_count",
     @property
     def win_rate(self) -> float:
         return self.won / self.played if self.played else 0.0
