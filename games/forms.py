@@ -24,3 +24,10 @@ class FinishForm(ActionForm):
     read any text as yes)."""
 
     confirm = forms.ChoiceField(choices=[("on", "yes")], required=False)
+
+
+class ConfirmForm(forms.Form):
+    """Restart this deal and New deal: without `confirm` they only ask while a game
+    they would abandon is in progress; `confirm=on` acts (as FinishForm)."""
+
+    confirm = forms.ChoiceField(choices=[("on", "yes")], required=False)

@@ -29,7 +29,7 @@ class StepsOptionsForm(forms.Form):
 
 
 # Fields every POST form of the site carries besides its own.
-NOT_OPTIONS = frozenset({"csrfmiddlewaretoken"})
+NOT_OPTIONS = frozenset({"csrfmiddlewaretoken", "confirm"})
 
 
 def posted_options(data: QueryDict) -> QueryDict | None:

@@ -25,7 +25,7 @@ from core.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from games import selectors, services
 from games.engine import EngineError
 from games.errors import GameActionError, MoveRefused, StaleAction
-from games.forms import ActionForm, FinishForm, MoveForm, TapForm
+from games.forms import ActionForm, ConfirmForm, FinishForm, MoveForm, TapForm
 from games.models import Game
 from games.options import posted_options
 from games.specs import GameSpec, game_keys, game_spec, game_specs
@@ -94,8 +94,17 @@ def _render_play(
 @require_POST
 def new_deal(request: AuthenticatedHttpRequest, variant: str) -> HttpResponse:
     """Deal a new game with the options posted: the defaults when the POST carries
-    none, a 400 with the form's errors when they are incomplete or invalid."""
+    none, a 400 with the form's errors when they are incomplete or invalid. While
+    a casual game of this variant is in progress, a POST without `confirm` only
+    asks (on that game's board), as Finish does."""
     spec = _spec_or_404(variant)
+    confirm = ConfirmForm(request.POST)
+    if not confirm.is_valid():
+        return _render_play(request, spec, spec.options_form_for(), status=400)
+    if not confirm.cleaned_data["confirm"]:
+        active = selectors.game_active_for_player(player=request.user, variant=spec.key)
+        if active is not None:
+            return _render_board(request, active, confirm_new_deal=True)
     form = spec.options_form_for(posted_options(request.POST))
     if form is not None and form.is_bound and not form.is_valid():
         return _render_play(request, spec, form, status=400)
@@ -112,6 +121,18 @@ def new_deal(request: AuthenticatedHttpRequest, variant: str) -> HttpResponse:
 @login_required
 @require_POST
 def restart(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpResponse:
+    """Deal the same cards again; while the game it would abandon is in progress, a
+    POST without `confirm` only asks."""
+    game = _own_game_or_404(request, game_id)
+    confirm = ConfirmForm(request.POST)
+    if not confirm.is_valid():
+        return _refused(request, game, "That request was malformed.", 400)
+    if not confirm.cleaned_data["confirm"]:
+        active = selectors.game_active_on_track(
+            player=request.user, variant=game.variant, track=game.track, ref=game.track_ref
+        )
+        if active is not None:
+            return _render_board(request, game, confirm_restart=True)
     try:
         game = services.game_restart(game_id=game_id, player=request.user)
     except Game.DoesNotExist as missing:
@@ -146,6 +167,8 @@ def _render_board(
     selected: str | None = None,
     error: str | None = None,
     confirm_finish: bool = False,
+    confirm_restart: bool = False,
+    confirm_new_deal: bool = False,
     events: tuple[str, ...] = (),
     status: int = 200,
 ) -> HttpResponse:
@@ -155,6 +178,8 @@ def _render_board(
         ),
         "error": error,
         "confirm_finish": confirm_finish,
+        "confirm_restart": confirm_restart,
+        "confirm_new_deal": confirm_new_deal,
         "removed_runs": _event_values(events, "run_removed:"),
         "cleared_spikes": _event_values(events, "spike_cleared:"),
     }

@@ -81,3 +81,65 @@ def test_the_undo_count_is_on_the_board_the_summary_and_in_history(player_client
     history = player_client.get(reverse("games:history")).content.decode()
     assert '<th scope="col">Undos</th>' in history
     assert "<td>2</td>" in history
+
+
+@pytest.mark.parametrize("htmx", [False, True])
+def test_restart_asks_first_while_the_game_is_in_progress_then_acts(player_client, player, htmx):
+    game = services.game_start(player=player, variant="klondike")
+    extra = HX if htmx else {}
+    ask = player_client.post(url("restart", game), **extra)
+    assert ask.status_code == 200
+    assert b"Restart this deal?" in ask.content
+    assert b'id="confirm-restart"' in ask.content
+    assert (b"<html" in ask.content) is not htmx
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+    assert Game.objects.filter(player=player).count() == 1
+    done = player_client.post(url("restart", game), {"confirm": "on"}, **extra)
+    assert done.status_code == (204 if htmx else 302)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ABANDONED
+    assert Game.objects.get(player=player, status=Game.Status.ACTIVE).seed == game.seed
+
+
+@pytest.mark.parametrize("htmx", [False, True])
+def test_new_deal_asks_first_while_a_game_is_in_progress_then_acts(player_client, player, htmx):
+    game = spike_game(player, "relaxed")
+    extra = HX if htmx else {}
+    new_deal = reverse("games:new_deal", args=["spike"])
+    ask = player_client.post(new_deal, {"mode": "relaxed"}, **extra)
+    assert ask.status_code == 200
+    html = ask.content.decode()
+    assert "Deal a new game?" in html
+    assert '<input type="hidden" name="mode" value="relaxed">' in html
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+    assert Game.objects.filter(player=player).count() == 1
+    done = player_client.post(new_deal, {"mode": "relaxed", "confirm": "on"}, **extra)
+    assert done.status_code == (204 if htmx else 302)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ABANDONED
+    latest = Game.objects.get(player=player, status=Game.Status.ACTIVE)
+    assert latest.options == {"mode": "relaxed"}
+
+
+def test_a_closed_game_restarts_and_new_deals_without_asking(player_client, player):
+    game = services.game_start(player=player, variant="klondike")
+    services.game_finish(game_id=game.id, player=player, revision=0)
+    restarted = player_client.post(url("restart", game))
+    assert restarted.status_code == 302
+    again = Game.objects.get(player=player, status=Game.Status.ACTIVE)
+    services.game_finish(game_id=again.id, player=player, revision=0)
+    dealt = player_client.post(reverse("games:new_deal", args=["klondike"]))
+    assert dealt.status_code == 302
+    assert Game.objects.filter(player=player, status=Game.Status.ACTIVE).count() == 1
+
+
+def test_a_confirm_other_than_on_is_refused_and_changes_nothing(player_client, player):
+    game = services.game_start(player=player, variant="klondike")
+    for response in (
+        player_client.post(url("restart", game), {"confirm": "yes"}, **HX),
+        player_client.post(reverse("games:new_deal", args=["klondike"]), {"confirm": "1"}),
+    ):
+        assert response.status_code == 400
+    assert Game.objects.filter(player=player).count() == 1

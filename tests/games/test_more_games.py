@@ -44,7 +44,7 @@ def test_each_game_is_dealt_resumed_restarted_undone_and_finished(player_client,
     assert player_client.post(url("undo", game), {"revision": 1}, **HX).status_code == 200
     game.refresh_from_db()
     assert (game.move_log, game.revision) == ([], 2)
-    restarted = player_client.post(url("restart", game))
+    restarted = player_client.post(url("restart", game), {"confirm": "on"})
     again = Game.objects.get(player=player, variant=variant, status=Game.Status.ACTIVE)
     assert restarted["Location"] == url("detail", again)
     assert again.seed == game.seed

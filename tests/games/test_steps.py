@@ -69,7 +69,7 @@ def test_new_deal_keeps_the_options_of_the_game(player_client, player):
     assert b'name="buffers" value="1"' in page.content
     player_client.post(
         reverse("games:new_deal", args=["steps"]),
-        {"draw": "3", "buffers": "1", "recycles": "0", "retrieval": "False"},
+        {"draw": "3", "buffers": "1", "recycles": "0", "retrieval": "False", "confirm": "on"},
     )
     game.refresh_from_db()
     assert game.status == Game.Status.ABANDONED

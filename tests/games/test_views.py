@@ -194,11 +194,11 @@ def test_finish_asks_first_then_makes_the_result_final(player_client, game):
 
 
 def test_new_deal_and_restart(player_client, player, game):
-    new = player_client.post(reverse("games:new_deal", args=["klondike"]))
+    new = player_client.post(reverse("games:new_deal", args=["klondike"]), {"confirm": "on"})
     assert new.status_code == 302
     game.refresh_from_db()
     assert game.status == Game.Status.ABANDONED
-    restart = player_client.post(url("restart", game), **HX)
+    restart = player_client.post(url("restart", game), {"confirm": "on"}, **HX)
     assert restart.status_code == 204
     latest = Game.objects.filter(player=player, status=Game.Status.ACTIVE).get()
     assert restart["HX-Location"] == url("detail", latest)
@@ -233,7 +233,7 @@ def test_a_move_request_is_one_locked_read_and_one_write(
 def test_rules_page(client):
     response = client.get(reverse("games:rules", args=["klondike"]))
     assert response.status_code == 200
-    assert b"not confirmed yet" in response.content
+    assert b"the full points table comes later" in response.content
 
 
 def test_history_says_which_daily_attempt_was_ranked_and_which_was_practice(player_client, player):
