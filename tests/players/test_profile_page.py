@@ -280,9 +280,9 @@ def test_the_owner_sees_everything_on_a_private_profile(client, alice, history):
     assert 'id="calendar"' in html
 
 
-def test_a_private_profile_reads_no_figures(alice, django_assert_max_num_queries):
+def test_a_private_profile_reads_no_figures(alice, django_assert_num_queries):
     private(alice)
-    with django_assert_max_num_queries(2):  # the user and the profile
+    with django_assert_num_queries(2):  # the user and the profile
         page = profile_for_username(username="alice", viewer=AnonymousUser())
     assert (page.rows, page.badges, page.charts, page.calendar) == ([], [], [], None)
 
