@@ -81,6 +81,13 @@ class Game(models.Model):
         null=True, blank=True, help_text="When the clock of a timed game runs out."
     )
     finished_at = models.DateTimeField(null=True, blank=True)
+    in_figures = models.BooleanField(
+        default=True,
+        help_text=(
+            "Counted in the player's figures (history, profile): off while the review "
+            "holds the result (under review, voided), set by reviews through games.services."
+        ),
+    )
 
     class Meta:
         ordering = ["-started_at"]

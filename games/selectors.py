@@ -231,8 +231,9 @@ class GameStats:
 
 
 def game_stats_for_player(*, player: User, variant: str | None = None) -> GameStats:
-    """Figures over every game the player has dealt (the active one included)."""
-    games = Game.objects.filter(player=player)
+    """Figures over every game the player has dealt (the active one included) but
+    those the review holds (under review, voided: `Game.in_figures`)."""
+    games = Game.objects.filter(player=player, in_figures=True)
     if variant:
         games = games.filter(variant=variant)
     closed = ~Q(status=Game.Status.ACTIVE)

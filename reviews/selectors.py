@@ -28,6 +28,13 @@ PLAYER_LABELS = {
     GameReview.State.UNDER_REVIEW.value: "Under review",
     GameReview.State.VOIDED.value: "Voided",
 }
+# And why, beside the label (the board's summary, history).
+PLAYER_NOTES = {
+    "Under review": (
+        "this result is being checked and is left out of your figures until it is cleared"
+    ),
+    "Voided": "a reviewer voided this result: it is left out of your figures",
+}
 
 
 def is_reviewer(user: Any) -> bool:

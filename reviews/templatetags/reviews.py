@@ -24,5 +24,11 @@ def review_labels(games: Iterable[Any]) -> dict[UUID, str]:
 
 
 @register.filter
+def review_note(label: str | None) -> str:
+    """Why a game carries its label: what it means for the player's figures."""
+    return selectors.PLAYER_NOTES.get(label or "", "")
+
+
+@register.filter
 def label_of(labels: dict[UUID, str], game_id: UUID) -> str:
     return labels.get(game_id, "")
