@@ -22,7 +22,7 @@ install-dev: $(UV)
 
 run: install
 	$(VENV_PY) manage.py migrate --no-input
-	$(VENV_PY) manage.py arena_demo_user
+	$(VENV_PY) manage.py arena_demo_user --host $(HOST) --port $(PORT)
 	$(VENV_PY) manage.py runserver $(HOST):$(PORT)
 
 test: install-dev browser lint typecheck pytest

@@ -1,6 +1,9 @@
 """python manage.py arena_demo_user"""
 
+import shutil
+import subprocess
 from io import StringIO
+from pathlib import Path
 
 import pytest
 from allauth.account.models import EmailAddress
@@ -85,3 +88,23 @@ def test_refuses_an_address_that_belongs_to_someone_else(make_user):
         run()
 
     assert not get_user_model().objects.filter(username="demo").exists()
+
+
+def test_the_login_line_names_the_port_and_host_the_server_runs_on():
+    assert run("--port", "8101").endswith(" at http://127.0.0.1:8101/accounts/login/\n")
+    assert run("--host", "localhost", "--port", "9000").endswith(
+        " at http://localhost:9000/accounts/login/\n"
+    )
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="no make on this machine")
+def test_make_run_passes_its_port_to_the_login_line():
+    dry_run = subprocess.run(
+        ["make", "-n", "run", "PORT=8101"],
+        cwd=Path(__file__).resolve().parents[2],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert "manage.py arena_demo_user --host 127.0.0.1 --port 8101\n" in dry_run
+    assert "manage.py runserver 127.0.0.1:8101\n" in dry_run

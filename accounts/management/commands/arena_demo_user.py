@@ -5,7 +5,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from accounts.errors import DemoUserConflict
 from accounts.services import demo_user_ensure
 
-LOGIN_URL = "http://127.0.0.1:8000/accounts/login/"
+LOGIN_PATH = "/accounts/login/"
 
 
 class Command(BaseCommand):
@@ -18,6 +18,12 @@ class Command(BaseCommand):
         parser.add_argument("--username", default="demo")
         parser.add_argument("--password", default="solitaire-demo")
         parser.add_argument("--email", default=None, help="Defaults to <username>@example.com.")
+        parser.add_argument(
+            "--host", default="127.0.0.1", help="Where the server listens, for the login link."
+        )
+        parser.add_argument(
+            "--port", type=int, default=8000, help="The server's port, for the login link."
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         try:
@@ -30,5 +36,6 @@ class Command(BaseCommand):
             raise CommandError(str(error)) from error
         self.stdout.write(
             f'Demo login: username "{user.get_username()}", '
-            f'password "{options["password"]}" at {LOGIN_URL}'
+            f'password "{options["password"]}" at '
+            f"http://{options['host']}:{options['port']}{LOGIN_PATH}"
         )
