@@ -36,9 +36,11 @@ lint:
 typecheck:
 	.venv/bin/mypy
 
+# The suite on two processes (pytest-xdist), each with its own test database and
+# Redis database (config/settings/test.py); PYTEST_WORKERS=0 runs it in one.
 pytest:
 	$(VENV_PY) manage.py makemigrations --check --dry-run
-	.venv/bin/pytest
+	.venv/bin/pytest -n $(or $(PYTEST_WORKERS),2)
 
 # Browser tests drive Debian's Chromium; install it where we can (root with apt).
 browser:
