@@ -3,12 +3,15 @@ from typing import Any
 from django import forms
 from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 
+from accounts.models import CardBack, CardSize, ColourScheme, Felt, Profile
 from accounts.usernames import username_normalise
 from accounts.validators import validate_username_one_alphabet, validate_username_unlike_others
 
 
 class ProfileSettingsForm(forms.Form):
-    """The settings page: who may see the profile, and two play preferences."""
+    """The settings page: who may see the profile, how the board looks and sounds,
+    and the play preferences. Every choice is stored on the profile, so it follows
+    the player to every device."""
 
     PUBLIC = "public"
     PRIVATE = "private"
@@ -21,30 +24,76 @@ class ProfileSettingsForm(forms.Form):
         ],
         widget=forms.RadioSelect,
     )
+    # The page always sends the looks; a post that leaves one out (an older page,
+    # a script) keeps the stored value rather than failing.
+    felt = forms.TypedChoiceField(
+        label="Felt and backdrop", choices=Felt.choices, required=False, empty_value=None
+    )
+    card_back = forms.TypedChoiceField(
+        label="Card backs",
+        choices=CardBack.choices,
+        widget=forms.RadioSelect,
+        required=False,
+        empty_value=None,
+    )
+    card_size = forms.TypedChoiceField(
+        label="Card size",
+        choices=CardSize.choices,
+        widget=forms.RadioSelect,
+        required=False,
+        empty_value=None,
+    )
+    colour_scheme = forms.TypedChoiceField(
+        label="Light or dark pages",
+        choices=ColourScheme.choices,
+        widget=forms.RadioSelect,
+        required=False,
+        empty_value=None,
+    )
+    four_colour_deck = forms.BooleanField(
+        label="Four-colour deck: spades black, hearts red, diamonds blue, clubs green",
+        required=False,
+    )
+    sound = forms.BooleanField(label="Sound: card taps and a fanfare on a win", required=False)
     highlight_moves = forms.BooleanField(
         label="Highlight the places a picked card can go", required=False
     )
     reduced_motion = forms.BooleanField(label="Reduce card animations", required=False)
+    single_tap_moves = forms.BooleanField(
+        label="A single tap moves a card that has exactly one sensible place to go",
+        required=False,
+    )
+    auto_foundation = forms.BooleanField(
+        label="Move cards the tableau can never need again to the foundations by themselves",
+        required=False,
+    )
+
+    LOOKS = ("felt", "card_back", "card_size", "colour_scheme")
+    SWITCHES = (
+        "four_colour_deck",
+        "sound",
+        "highlight_moves",
+        "reduced_motion",
+        "single_tap_moves",
+        "auto_foundation",
+    )
 
     @classmethod
-    def initial_for(
-        cls, *, public: bool, highlight_moves: bool, reduced_motion: bool
-    ) -> dict[str, Any]:
-        return {
-            "visibility": cls.PUBLIC if public else cls.PRIVATE,
-            "highlight_moves": highlight_moves,
-            "reduced_motion": reduced_motion,
-        }
+    def initial_for(cls, *, profile: Profile) -> dict[str, Any]:
+        initial: dict[str, Any] = {"visibility": cls.PUBLIC if profile.public else cls.PRIVATE}
+        for name in cls.LOOKS + cls.SWITCHES:
+            initial[name] = getattr(profile, name)
+        return initial
 
-    def preferences(self) -> dict[str, bool]:
+    def preferences(self) -> dict[str, Any]:
         """The cleaned data as `accounts.services.profile_update` takes it."""
-        return {
-            "public": self.cleaned_data["visibility"] == self.PUBLIC,
-            "highlight_moves": self.cleaned_data["highlight_moves"],
-            "reduced_motion": self.cleaned_data["reduced_motion"],
-        }
+        preferences: dict[str, Any] = {"public": self.cleaned_data["visibility"] == self.PUBLIC}
+        for name in self.LOOKS + self.SWITCHES:
+            preferences[name] = self.cleaned_data[name]
+        return preferences
 
 
+# allauth's forms are untyped.
 class ArenaUserCreationForm(AdminUserCreationForm):
     """The admin's "add user": the sign-up's username checks apply."""
 

@@ -2,6 +2,37 @@ from django.conf import settings
 from django.db import models
 
 
+class Felt(models.TextChoices):
+    # GAME is each game's own look from its rulebook: Steps' forest green felt with
+    # gilded borders, Spike's Alpine Snow, the classic green felt for the others.
+    GAME = "game", "Each game's own"
+    GREEN = "green", "Classic green felt"
+    FOREST = "forest", "Forest green felt, gilded borders"
+    NAVY = "navy", "Royal navy felt, gilded borders"
+    ALPINE = "alpine", "Alpine Snow"
+    GRANITE = "granite", "Granite Rock"
+    AURORA = "aurora", "Aurora Borealis"
+
+
+class CardBack(models.TextChoices):
+    LATTICE = "lattice", "Blue lattice"
+    RUBY = "ruby", "Ruby diamonds"
+    SUMMIT = "summit", "Mountain summit"
+    DECO = "deco", "Art-deco gold"
+
+
+class CardSize(models.TextChoices):
+    SMALL = "small", "Small"
+    MEDIUM = "medium", "Medium"
+    LARGE = "large", "Large"
+
+
+class ColourScheme(models.TextChoices):
+    SYSTEM = "system", "As my device is set"
+    LIGHT = "light", "Light"
+    DARK = "dark", "Dark"
+
+
 class Profile(models.Model):
     """A player's public face and play preferences, one per user.
 
@@ -20,6 +51,32 @@ class Profile(models.Model):
     )
     reduced_motion = models.BooleanField(
         default=False, help_text="Keep card animations to a minimum."
+    )
+    felt = models.CharField(
+        max_length=16,
+        choices=Felt.choices,
+        default=Felt.GAME,
+        help_text="The board's felt or backdrop.",
+    )
+    card_back = models.CharField(max_length=16, choices=CardBack.choices, default=CardBack.LATTICE)
+    four_colour_deck = models.BooleanField(
+        default=False, help_text="Spades black, hearts red, diamonds blue, clubs green."
+    )
+    card_size = models.CharField(max_length=8, choices=CardSize.choices, default=CardSize.MEDIUM)
+    colour_scheme = models.CharField(
+        max_length=8,
+        choices=ColourScheme.choices,
+        default=ColourScheme.SYSTEM,
+        help_text="Light or dark pages, or whatever the device prefers.",
+    )
+    sound = models.BooleanField(default=False, help_text="Card taps and a fanfare on a win.")
+    single_tap_moves = models.BooleanField(
+        default=False,
+        help_text="A single tap moves a card that has exactly one sensible destination.",
+    )
+    auto_foundation = models.BooleanField(
+        default=False,
+        help_text="Cards the tableau can never need again go to the foundations by themselves.",
     )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)

@@ -25,15 +25,41 @@ def profile_update(
     public: bool,
     highlight_moves: bool,
     reduced_motion: bool,
+    felt: str | None = None,
+    card_back: str | None = None,
+    card_size: str | None = None,
+    colour_scheme: str | None = None,
+    four_colour_deck: bool | None = None,
+    sound: bool | None = None,
+    single_tap_moves: bool | None = None,
+    auto_foundation: bool | None = None,
 ) -> Profile:
-    """Store the player's privacy and play preferences."""
+    """Store the player's privacy, looks and play preferences.
+
+    A look or switch left as None keeps its stored value, so a caller that only
+    knows the first three (the privacy tests, the toast's) changes nothing else.
+    A value outside the field's choices raises ValidationError and stores nothing.
+    """
+    given: dict[str, str | bool | None] = {
+        "public": public,
+        "highlight_moves": highlight_moves,
+        "reduced_motion": reduced_motion,
+        "felt": felt,
+        "card_back": card_back,
+        "card_size": card_size,
+        "colour_scheme": colour_scheme,
+        "four_colour_deck": four_colour_deck,
+        "sound": sound,
+        "single_tap_moves": single_tap_moves,
+        "auto_foundation": auto_foundation,
+    }
+    changed = [name for name, value in given.items() if value is not None]
     with transaction.atomic():
         profile, _created = Profile.objects.select_for_update().get_or_create(user_id=user.pk)
-        profile.public = public
-        profile.highlight_moves = highlight_moves
-        profile.reduced_motion = reduced_motion
+        for name in changed:
+            setattr(profile, name, given[name])
         profile.full_clean()
-        profile.save(update_fields=["public", "highlight_moves", "reduced_motion", "updated_at"])
+        profile.save(update_fields=[*changed, "updated_at"])
     return profile
 
 

@@ -24,11 +24,5 @@ def settings_page(request: HttpRequest) -> HttpResponse:
         return render(request, "accounts/settings.html", {"form": form}, status=400)
 
     current = profile_for_user(user=request.user)
-    form = ProfileSettingsForm(
-        initial=ProfileSettingsForm.initial_for(
-            public=current.public,
-            highlight_moves=current.highlight_moves,
-            reduced_motion=current.reduced_motion,
-        )
-    )
+    form = ProfileSettingsForm(initial=ProfileSettingsForm.initial_for(profile=current))
     return render(request, "accounts/settings.html", {"form": form})
