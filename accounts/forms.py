@@ -1,5 +1,6 @@
 from typing import Any
 
+from allauth.account.forms import SignupForm
 from django import forms
 from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 
@@ -94,6 +95,22 @@ class ProfileSettingsForm(forms.Form):
 
 
 # allauth's forms are untyped.
+class ArenaSignupForm(SignupForm):  # type: ignore[misc]
+    """allauth's sign-up, with every error shown at once: allauth checks that the
+    two passwords match only when the first one passed its validators, so a weak
+    password hid the mismatch until the next try."""
+
+    MISMATCH = "You must type the same password each time."
+
+    def clean(self) -> dict[str, Any]:
+        password1 = self.cleaned_data.get("password1")
+        password2 = self.cleaned_data.get("password2")
+        cleaned: dict[str, Any] = super().clean()
+        if password1 and password2 and password1 != password2 and not self.has_error("password2"):
+            self.add_error("password2", self.MISMATCH)
+        return cleaned
+
+
 class ArenaUserCreationForm(AdminUserCreationForm):
     """The admin's "add user": the sign-up's username checks apply."""
 

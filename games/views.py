@@ -59,16 +59,21 @@ def home(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def play(request: AuthenticatedHttpRequest, variant: str) -> HttpResponse:
-    """GET shows the active game of this variant (or the deal options with
-    `?options`); POST resumes the active game or deals one."""
+    """The game's start. The active game of this variant is resumed (GET with
+    `?options` shows the deal options instead). With none, a game that has deal
+    options (Spike's modes, Steps') shows them to choose from, and any other game
+    is dealt at once: GET deals too, so that a sign-up's `next` lands in a game."""
     spec = _spec_or_404(variant)
-    if request.method == "POST":
+    active = selectors.game_active_for_player(player=request.user, variant=spec.key)
+    if active is not None and (request.method == "POST" or "options" not in request.GET):
+        return redirect("games:detail", game_id=active.id)
+    form = spec.options_form_for()
+    if active is None and form is None:
         game = services.game_resume_or_start(player=request.user, variant=spec.key)
         return redirect("games:detail", game_id=game.id)
-    active = selectors.game_active_for_player(player=request.user, variant=spec.key)
-    if active is not None and "options" not in request.GET:
-        return redirect("games:detail", game_id=active.id)
-    return _render_play(request, spec, spec.options_form_for(), active=active)
+    if request.method == "POST":
+        return redirect("games:play", variant=spec.key)
+    return _render_play(request, spec, form, active=active)
 
 
 def _render_play(

@@ -143,6 +143,7 @@ ACCOUNT_PREVENT_ENUMERATION = True
 ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
 ACCOUNT_USERNAME_MIN_LENGTH = 3
 ACCOUNT_ADAPTER = "accounts.adapter.ArenaAccountAdapter"
+ACCOUNT_FORMS = {"signup": "accounts.forms.ArenaSignupForm"}
 # Failed logins are throttled per address, and per login typed from one address
 # (the adapter adds the address to allauth's "key"), so nobody can lock a player
 # out from elsewhere; allauth keeps the counters in the cache (Redis outside the

@@ -143,3 +143,32 @@ def test_a_confirm_other_than_on_is_refused_and_changes_nothing(player_client, p
     ):
         assert response.status_code == 400
     assert Game.objects.filter(player=player).count() == 1
+
+
+@pytest.mark.parametrize("method", ["get", "post"])
+def test_play_with_no_game_in_progress_asks_for_spikes_mode(player_client, player, method):
+    response = getattr(player_client, method)(reverse("games:play", args=["spike"]), follow=True)
+    html = response.content.decode()
+    for mode in ("classic", "time_attack", "relaxed"):
+        assert f'value="{mode}"' in html
+    assert 'id="deal"' in html
+    assert not Game.objects.filter(player=player).exists()
+
+
+def test_play_with_a_spike_game_in_progress_resumes_it(player_client, player):
+    game = spike_game(player, "relaxed")
+    for method in ("get", "post"):
+        response = getattr(player_client, method)(reverse("games:play", args=["spike"]))
+        assert response["Location"] == url("detail", game)
+    options = player_client.get(reverse("games:play", args=["spike"]) + "?options")
+    assert b'value="time_attack"' in options.content
+
+
+def test_play_for_a_game_without_options_deals_at_once_even_by_get(player_client, player):
+    response = player_client.get(reverse("games:play", args=["klondike"]))
+    game = Game.objects.get(player=player, variant="klondike")
+    assert response["Location"] == url("detail", game)
+    assert player_client.get(reverse("games:play", args=["klondike"]))["Location"] == url(
+        "detail", game
+    )
+    assert Game.objects.filter(player=player).count() == 1
