@@ -22,6 +22,7 @@ from achievements.declarations import ACHIEVEMENTS, BY_CODE, Achievement
 from achievements.models import Award, Backfill, Evaluation
 from achievements.rules import GameFacts
 from achievements.selectors import game_facts
+from achievements.tasks import achievements_backfill_task
 from games.models import Game
 
 logger = logging.getLogger(__name__)
@@ -221,8 +222,6 @@ def achievements_backfill_start(*, now: datetime | None = None) -> list[str]:
 
 
 def _enqueue_backfill(*, codes: tuple[str, ...]) -> None:
-    from achievements.tasks import achievements_backfill_task
-
     try:
         achievements_backfill_task.apply_async(codes, retry=False)
     except Exception:

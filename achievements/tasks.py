@@ -1,4 +1,7 @@
-"""Celery tasks of achievements: thin, id-taking, idempotent (acks late)."""
+"""Celery tasks of achievements: thin, id-taking, idempotent (acks late).
+
+Each task imports its services inside its body (HackSoft's direction): the
+services enqueue these tasks on commit, and importing them costs no cycle."""
 
 from uuid import UUID
 
@@ -6,8 +9,6 @@ from celery import shared_task
 from django.conf import settings
 from django.core.cache import cache
 from django.db import DatabaseError
-
-from achievements import services
 
 CATCH_UP_LOCK = "achievements:catch-up"
 # The catch-up only starts backfills (their chunks run as tasks of their own)
@@ -32,6 +33,8 @@ BACKFILL_TIME_LIMIT = 90
 )
 def achievements_evaluate_task(game_id: str) -> list[str]:
     """Enqueued on commit when a game closes (settings.GAME_CLOSED_TASKS)."""
+    from achievements import services
+
     return services.achievements_evaluate(game_id=UUID(game_id))
 
 
@@ -52,6 +55,8 @@ def achievements_backfill_task(*codes: str) -> int:
     When tasks run in-process the chunks run here one after another instead (a
     task that applies itself would recurse once per chunk). Returns the games
     judged."""
+    from achievements import services
+
     selected = list(codes) or None
     if settings.CELERY_TASK_ALWAYS_EAGER:
         return services.achievements_backfill(codes=selected)
@@ -70,6 +75,8 @@ def achievements_backfill_task(*codes: str) -> int:
 def achievements_catch_up_task() -> dict[str, int]:
     """On the beat: start or continue the backfills, judge games a lost task
     missed. One at a time: a run that finds another still going does nothing."""
+    from achievements import services
+
     if not cache.add(CATCH_UP_LOCK, "1", CATCH_UP_LOCK_SECONDS):
         return {"backfills_started": 0, "swept_games": 0}
     try:

@@ -1,4 +1,7 @@
-"""Celery tasks of games: closing timed games when their clock runs out."""
+"""Celery tasks of games: closing timed games when their clock runs out.
+
+Each task imports its services inside its body (HackSoft's direction): the
+services enqueue these tasks on commit, and importing them costs no cycle."""
 
 import logging
 from datetime import datetime, timedelta
@@ -8,7 +11,6 @@ from celery import shared_task
 from django.conf import settings
 from django.utils import timezone
 
-from games import services
 from games.models import Game
 
 logger = logging.getLogger(__name__)
@@ -38,6 +40,8 @@ def schedule_time_up(*, game_id: UUID, deadline: datetime | None) -> None:
 def game_time_up_task(game_id: str) -> bool:
     """Close the game if its time is up; if its deadline is still ahead (bonus
     time moved it, or this run was a hop towards it), come back then."""
+    from games import services
+
     if services.game_close_if_time_up(game_id=UUID(game_id)):
         return True
     game = Game.objects.filter(id=game_id, status=Game.Status.ACTIVE).only("deadline_at").first()
@@ -50,4 +54,6 @@ def game_time_up_task(game_id: str) -> bool:
     name="games.tasks.games_time_up_sweep_task", acks_late=True, soft_time_limit=50, time_limit=60
 )
 def games_time_up_sweep_task() -> int:
+    from games import services
+
     return services.games_close_expired()

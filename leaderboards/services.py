@@ -26,6 +26,7 @@ from leaderboards import redis_ranks
 from leaderboards.models import DailyDeal, PeriodBest, Result
 from leaderboards.periods import period_start
 from leaderboards.ranking import RANKING_RULES, RankingRule
+from leaderboards.tasks import leaderboard_rebuild_task, result_publish_task
 
 logger = logging.getLogger(__name__)
 # As often as beat recomputes the tables (CELERY_BEAT_SCHEDULE["period-rankings"]).
@@ -120,8 +121,6 @@ def result_record(*, game: Game) -> Result | None:
 def _enqueue_publish(result_id: int) -> None:
     """Hand the result to the live ranks; if the broker or Redis is down the
     periodic sync catches up, so a failure here never fails the finished game."""
-    from leaderboards.tasks import result_publish_task
-
     try:
         # retry=False: a broker that is down must not hold up the finished game.
         result_publish_task.apply_async((result_id,), retry=False)
@@ -180,8 +179,6 @@ def result_listing_set(*, game_id: UUID, listed: bool) -> bool:
 
 
 def _listing_changed(*, deal_id: int, player_id: int, listed: bool) -> None:
-    from leaderboards.tasks import leaderboard_rebuild_task
-
     if not listed and redis_ranks.enabled():
         try:
             redis_ranks.remove(deal_id, player_id)

@@ -45,6 +45,7 @@ from reviews.replays import (
 )
 from reviews.rules import Finding, OutlierCheck
 from reviews.selectors import is_reviewer
+from reviews.tasks import review_period_tables_task
 
 logger = logging.getLogger(__name__)
 
@@ -595,8 +596,6 @@ def _sync_state(game: Game, review: GameReview) -> None:
 
 
 def _enqueue_period_tables(*, deal_id: int) -> None:
-    from reviews.tasks import review_period_tables_task
-
     try:
         review_period_tables_task.apply_async((deal_id,), retry=False)
     except Exception:

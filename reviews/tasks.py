@@ -1,4 +1,7 @@
-"""Celery tasks of the review of results: thin, id-taking, idempotent (acks late)."""
+"""Celery tasks of the review of results: thin, id-taking, idempotent (acks late).
+
+Each task imports its services inside its body (HackSoft's direction): the
+services enqueue these tasks on commit, and importing them costs no cycle."""
 
 from uuid import UUID
 
@@ -8,8 +11,6 @@ from django.core.cache import cache
 from django.db import DatabaseError
 
 from leaderboards.periods import today_utc
-from leaderboards.services import period_rankings_compute_deal
-from reviews import services
 
 SWEEP_LOCK = "reviews:sweep"
 # A sweep that is killed (hard time limit, lost worker) leaves its lock
@@ -31,6 +32,8 @@ SWEEP_LOCK_SECONDS = SWEEP_TIME_LIMIT + 60
 def game_review_task(game_id: str) -> bool:
     """Enqueued on commit when a game closes (settings.GAME_CLOSED_TASKS): verify
     the game by replay and run the automatic checks, once."""
+    from reviews import services
+
     return services.game_review(game_id=UUID(game_id))
 
 
@@ -43,6 +46,8 @@ def game_review_task(game_id: str) -> bool:
 def reviews_sweep_task() -> dict[str, int]:
     """On the beat: closed games of the last days that no task reviewed, and the
     score checks that waited for enough results. One run at a time."""
+    from reviews import services
+
     if not cache.add(SWEEP_LOCK, "1", SWEEP_LOCK_SECONDS):
         return {"reviewed": 0, "outliers_flagged": 0}
     try:
@@ -60,4 +65,6 @@ def reviews_sweep_task() -> dict[str, int]:
 def review_period_tables_task(deal_id: int) -> dict[str, int]:
     """After a result was taken off the leaderboards or put back: the weekly and
     all-time tables it counts in, recomputed without waiting for the beat."""
+    from leaderboards.services import period_rankings_compute_deal
+
     return period_rankings_compute_deal(deal_id=deal_id, today=today_utc())

@@ -12,6 +12,7 @@ from games.engine import get_variant, new_seed, shuffled_deck
 from games.models import Game
 from games.selectors import game_active_on_track
 from games.services.closing import game_close, game_save_action
+from games.tasks import schedule_time_up
 from games.tracks import Track, casual_track, track_of
 from games.variants import game_variant
 
@@ -84,8 +85,6 @@ def game_start(
 
 
 def _schedule_time_up(game: Game) -> None:
-    from games.tasks import schedule_time_up  # games.tasks imports the services
-
     schedule_time_up(game_id=game.id, deadline=game.deadline_at)
 
 
