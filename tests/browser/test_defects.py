@@ -49,3 +49,25 @@ def test_the_replay_viewer_shows_the_face_down_cards(page, live_server, make_use
         "(cards) => cards.filter((card) => card.offsetParent === null).map((c) => c.textContent)"
     )
     assert invisible == []
+
+
+def test_a_refusal_shows_without_moving_the_cards(page, live_server, make_user):
+    from games import services
+    from tests.games.helpers import load_fixture, start_with_deck
+
+    player = make_user("player")
+    game = start_with_deck(player, load_fixture("klondike_win.json")["deck"])
+    services.game_move_play(game_id=game.id, player=player, move="draw", revision=0)
+    _log_in(page, live_server, player)
+    page.goto(live_server.url + reverse("games:detail", args=[game.id]))
+    table = page.locator("#board .table")
+    before = table.bounding_box()
+    page.evaluate(
+        """([url]) => htmx.ajax("POST", url, {target: "#board", swap: "outerHTML", values: {
+            move: "t1-t2", revision: document.querySelector("#board").dataset.revision}})""",
+        [reverse("games:move", args=[game.id])],
+    )
+    refusal = page.locator("#board [role=alert]")
+    expect(refusal).to_be_visible()
+    after = page.locator("#board .table").bounding_box()
+    assert (after["x"], after["y"]) == (before["x"], before["y"])
