@@ -161,13 +161,14 @@ def _from_database(deal: DailyDeal, page: int, viewer: User | None) -> Leaderboa
     number, num_pages = _page_number(page, total)
     offset = (number - 1) * PAGE_SIZE
     entries = _page_entries(results, offset, PAGE_SIZE, total)
-    first_rank = _count_better(deal, entries[0].rank_key, total) + 1 if entries else 1
-    viewer_row = None
-    if viewer is not None:
+    # Nothing ranks above the first page; a later one may begin inside a tie.
+    first_rank = _count_better(deal, entries[0].rank_key, total) + 1 if entries and offset else 1
+    rows = _ranked_rows(entries, offset, first_rank, viewer)
+    viewer_row = next((row for row in rows if row.is_viewer), None)
+    if viewer is not None and viewer_row is None:
         mine = _entries(results.filter(player=viewer))
         if mine:
             viewer_row = _entry_row(mine[0], _count_better(deal, mine[0].rank_key, total) + 1, True)
-    rows = _ranked_rows(entries, offset, first_rank, viewer)
     return LeaderboardPage(rows, number, num_pages, total, viewer_row, "database")
 
 
@@ -184,11 +185,23 @@ def leaderboard_for_deal(
 
 def player_rank(*, deal: DailyDeal, player: User) -> int | None:
     """The player's rank on a deal, or None without a ranked result."""
+    return player_ranks(deals=[deal], player=player).get(deal.id)
+
+
+def player_ranks(*, deals: list[DailyDeal], player: User) -> dict[int, int]:
+    """The player's rank on each of these deals they have a ranked result on, by
+    deal id: from the live ranks where they answer, else from the database (the
+    player's rank keys in one query, then one count for each deal)."""
+    ranks: dict[int, int] = {}
     if redis_ranks.enabled():
-        rank = _rank_from_redis(deal, player)
-        if rank is not None:
-            return rank
-    return _rank_from_database(deal, player)
+        for deal in deals:
+            rank = _rank_from_redis(deal, player)
+            if rank is not None:
+                ranks[deal.id] = rank
+    unranked = [deal for deal in deals if deal.id not in ranks]
+    if unranked:
+        ranks.update(_ranks_from_database(unranked, player))
+    return ranks
 
 
 def _rank_from_redis(deal: DailyDeal, player: User) -> int | None:
@@ -201,14 +214,14 @@ def _rank_from_redis(deal: DailyDeal, player: User) -> int | None:
     return mine[0] if mine is not None else None
 
 
-def _rank_from_database(deal: DailyDeal, player: User) -> int | None:
-    key = (
+def _ranks_from_database(deals: list[DailyDeal], player: User) -> dict[int, int]:
+    by_id = {deal.id: deal for deal in deals}
+    keys = (
         Result.objects.listed()
-        .filter(daily_deal=deal, player=player)
-        .values_list("rank_key", flat=True)
-        .first()
+        .filter(daily_deal_id__in=by_id, player=player)
+        .values_list("daily_deal_id", "rank_key")
     )
-    return None if key is None else _count_better(deal, key) + 1
+    return {deal_id: _count_better(by_id[deal_id], key) + 1 for deal_id, key in keys}
 
 
 def daily_deal_get(*, day: date, variant: str) -> DailyDeal:
@@ -241,21 +254,18 @@ def daily_overview(*, deals: list[DailyDeal], player: User) -> list[DailyEntry]:
     ).only("id", "track_ref", "is_ranked", "status", "score", "final_score", "elapsed_ms")
     ranked = {int(game.track_ref): game for game in games if game.is_ranked}
     attempts = Counter(int(game.track_ref) for game in games)
-    entries = []
-    for deal in deals:
-        rank = None
-        if deal.id in ranked and not ranked[deal.id].is_active:
-            rank = player_rank(deal=deal, player=player)
-        entries.append(
-            DailyEntry(
-                deal=deal,
-                name=get_variant(deal.variant).name,
-                ranked_game=ranked.get(deal.id),
-                attempts=attempts.get(deal.id, 0),
-                rank=rank,
-            )
+    closed = [deal for deal in deals if deal.id in ranked and not ranked[deal.id].is_active]
+    ranks = player_ranks(deals=closed, player=player) if closed else {}
+    return [
+        DailyEntry(
+            deal=deal,
+            name=get_variant(deal.variant).name,
+            ranked_game=ranked.get(deal.id),
+            attempts=attempts.get(deal.id, 0),
+            rank=ranks.get(deal.id),
         )
-    return entries
+        for deal in deals
+    ]
 
 
 def days_played(*, player: User, since: date | None = None) -> set[date]:
@@ -339,5 +349,8 @@ def period_leaderboard(
         .order_by("rank", "id")
     )
     current = Paginator(bests, PAGE_SIZE).get_page(page)
-    mine = bests.filter(player=viewer).first() if viewer is not None else None
-    return PeriodTable(page=current, viewer_row=mine)
+    if viewer is None:
+        return PeriodTable(page=current, viewer_row=None)
+    # The page is read once (into a list, which the template then iterates).
+    mine = next((best for best in current if best.player_id == viewer.pk), None)
+    return PeriodTable(page=current, viewer_row=mine or bests.filter(player=viewer).first())

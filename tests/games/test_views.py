@@ -1,5 +1,4 @@
 import pytest
-from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
@@ -214,20 +213,6 @@ def test_history_pages_ten_games_with_the_figures(player_client, player):
     page_two = player_client.get(reverse("games:history") + "?page=2", **HX)
     assert page_two.content.count(b"<tr>") == 3
     assert b"<html" not in page_two.content
-
-
-def test_a_move_request_is_one_locked_read_and_one_write(
-    player_client, game, django_assert_max_num_queries
-):
-    player_client.get(url("detail", game))
-    with django_assert_max_num_queries(6) as captured:
-        response = player_client.post(url("move", game), {"move": "draw", "revision": 0}, **HX)
-    assert response.status_code == 200
-    game_queries = [q["sql"] for q in captured.captured_queries if "games_game" in q["sql"]]
-    assert len(game_queries) == 2
-    if connection.vendor == "postgresql":
-        assert game_queries[0].rstrip().endswith("FOR UPDATE")
-    assert game_queries[1].startswith("UPDATE")
 
 
 def test_rules_page(client):
