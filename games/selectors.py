@@ -30,6 +30,8 @@ class Selection:
     count: int
     card: str
     moves: dict[str, str]
+    refusal: str | None = None
+    """Why it has nowhere to go, when `moves` is empty."""
 
     @property
     def key(self) -> str:
@@ -134,7 +136,8 @@ def _selection(
         for move in variant.legal_moves(state)
         if move.kind == "transfer" and move.src == source and move.count == count and move.dst
     }
-    return Selection(source=source, count=count, card=card, moves=moves)
+    refusal = None if moves else variant.tap_refusal(state, source, count)
+    return Selection(source=source, count=count, card=card, moves=moves, refusal=refusal)
 
 
 def _daily_label(game: Game) -> str | None:

@@ -60,6 +60,11 @@ def card_name(card: str) -> str:
     return f"{_RANK_NAMES.get(rank, rank)} of {_SUIT_NAMES[suit]}"
 
 
+def rank_name(value: int) -> str:
+    """The rank of a value from 1 to 13 as messages say it: "Ace", "8", "Queen"."""
+    return card_name(card_of("S", value)).split(" of ", 1)[0]
+
+
 def suit_name(suit: str) -> str:
     if suit not in _SUIT_NAMES:
         raise EngineError(f"{suit!r} is not a suit: suits are S, H, D and C")

@@ -39,6 +39,7 @@ from .cards import (
     card_name,
     card_of,
     full_deck,
+    rank_name,
     suit_name,
     validate_deck,
 )
@@ -223,6 +224,46 @@ def foundation_problem(card: str, height: int) -> str:
         f"The {card_name(card)} cannot go to its foundation: the {suit_name(suit)} "
         f"foundation {wanted}"
     )
+
+
+def _colour(red: bool) -> str:
+    return "red" if red else "black"
+
+
+def nowhere_to_go(
+    head: str,
+    count: int,
+    tableau: tuple[Pile, ...],
+    foundations: tuple[int, ...],
+    *,
+    source_index: int | None = None,
+    whole_pile: bool = False,
+) -> str:
+    """Why the unit of ``count`` cards headed by ``head`` has no place to go: what
+    its foundation and the piles would need (the family's tap found none)."""
+    what = (
+        f"The {card_name(head)}"
+        if count == 1
+        else f"The {count} cards headed by the {card_name(head)}"
+    )
+    reasons = []
+    if count == 1:
+        suit = head[1]
+        height = foundations[SUIT_INDEX[head]]
+        reasons.append(
+            f"no foundation takes it (the {suit_name(suit)} foundation needs the "
+            f"{card_name(card_of(suit, height + 1))})"
+        )
+    others = [pile for index, pile in enumerate(tableau) if index != source_index]
+    if RANK_VALUE[head] == KING:
+        if whole_pile and any(not pile.up for pile in others):
+            reasons.append("moving a whole pile headed by a King to an empty pile changes nothing")
+        else:
+            reasons.append("no pile is empty (an empty pile takes a King)")
+    else:
+        wanted = f"{_colour(not IS_RED[head])} {rank_name(RANK_VALUE[head] + 1)}"
+        reasons.append(f"no pile ends in a {wanted}")
+    return f"{what} has nowhere to go: {' and '.join(reasons)}"
 
 
 def _valid_up(up: tuple[str, ...]) -> str | None:
@@ -642,6 +683,36 @@ class KlondikeFamily(Variant[S]):
             if takes and target != source_index and not (whole_pile and not up):
                 return TRANSFERS[source, TABLEAU_PLACES[target], count]
         return None
+
+    def tap_refusal(self, state: S, source: str, count: int = 1) -> str:
+        if source in FOUNDATION_SOURCES:
+            return "A card on a foundation stays there: a tap never takes it back"
+        if source == WASTE:
+            if not state.waste:
+                return "The waste is empty: draw from the stock first"
+            return nowhere_to_go(state.waste[-1], 1, state.tableau, state.foundations)
+        if source in PILE_INDEX:
+            index = PILE_INDEX[source]
+            up = state.tableau[index].up
+            if not up:
+                return f"Pile {pile_number(index)} has no face-up card to move"
+            if count > len(up):
+                return f"Pile {pile_number(index)} has fewer than {count} face-up cards"
+            if count > run_length(up):
+                return (
+                    f"The {count} cards from the {card_name(up[-count])} down are not a valid "
+                    "sequence: only a valid sequence moves as a unit"
+                )
+            whole_pile = not state.tableau[index].down and count == len(up)
+            return nowhere_to_go(
+                up[-count],
+                count,
+                state.tableau,
+                state.foundations,
+                source_index=index,
+                whole_pile=whole_pile,
+            )
+        return f"{source!r} is not a place to tap"
 
     def auto_complete(self, state: S) -> list[Move]:
         if not self.auto_complete_offered(state):

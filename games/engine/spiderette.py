@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from .cards import RANK_VALUE, SUITS, card_name, card_of, full_deck, validate_deck
+from .cards import RANK_VALUE, SUITS, card_name, card_of, full_deck, rank_name, validate_deck
 from .errors import EngineError
 from .klondike_family import already_lost
 from .layouts import deal_seven_piles
@@ -411,6 +411,37 @@ class Spiderette(Variant[SpideretteState]):
         if target is None:
             return None
         return _TRANSFERS[source, TABLEAU_PLACES[target], count]
+
+    def tap_refusal(self, state: SpideretteState, source: str, count: int = 1) -> str:
+        if source not in PILE_INDEX:
+            return f"{source!r} is not a place to tap: use t1 to t7"
+        index = PILE_INDEX[source]
+        pile = state.tableau[index]
+        if not pile.up:
+            return f"Pile {pile_number(index)} has no face-up card to move"
+        if count > len(pile.up):
+            return f"Pile {pile_number(index)} has fewer than {count} face-up cards"
+        head = pile.up[-count]
+        if count > suit_run_length(pile.up):
+            return (
+                f"The {count} cards from the {card_name(head)} down are not a run of one "
+                "suit: only a run of one suit moves as a unit"
+            )
+        what = (
+            f"The {card_name(head)}"
+            if count == 1
+            else f"The {count} cards headed by the {card_name(head)}"
+        )
+        others = [other for position, other in enumerate(state.tableau) if position != index]
+        whole_pile = not pile.down and count == len(pile.up)
+        if whole_pile and any(not other.up for other in others):
+            empty = "moving a whole pile to an empty pile changes nothing"
+        else:
+            empty = "no pile is empty"
+        if RANK_VALUE[head] == RANK_VALUE["KS"]:
+            return f"{what} has nowhere to go: a King goes only to an empty pile, and {empty}"
+        wanted = rank_name(RANK_VALUE[head] + 1)
+        return f"{what} has nowhere to go: no pile ends in a {wanted} and {empty}"
 
     def auto_complete(self, state: SpideretteState) -> list[Move]:
         return []  # never offered: there are no foundations to send cards to

@@ -484,7 +484,10 @@ class Spike(Variant[SpikeState]):
     # Helpers for the player
 
     def tap(self, state: SpikeState, source: str, count: int = 1) -> Move | None:
-        raise EngineError("Spike moves are played by choosing a card: there is nothing to tap")
+        raise EngineError(self.tap_refusal(state, source, count))
+
+    def tap_refusal(self, state: SpikeState, source: str, count: int = 1) -> str:
+        return "Spike moves are played by choosing a card: there is nothing to tap"
 
     def auto_complete(self, state: SpikeState) -> list[Move]:
         return []

@@ -136,6 +136,12 @@ class Variant(ABC, Generic[StateT]):
         nothing takes them."""
 
     @abstractmethod
+    def tap_refusal(self, state: StateT, source: str, count: int = 1) -> str:
+        """Why a tap on the top ``count`` cards of ``source`` moves nothing (``tap``
+        gave None), for the player: what each place that could take them wants.
+        Reads only what the public view shows."""
+
+    @abstractmethod
     def auto_complete(self, state: StateT) -> list[Move]:
         """The moves that finish the game, or [] when auto-complete is not offered."""
 

@@ -120,12 +120,13 @@ def game_card_tap(
     """Tap-to-move: the engine picks where the tapped card (and what it heads) goes."""
 
     def tap(game: Game, variant: Variant[Any], now: datetime) -> ActionOutcome:
+        state = variant.load(game.state)
         try:
-            move = variant.tap(variant.load(game.state), source, count)
+            move = variant.tap(state, source, count)
         except EngineError as error:
             raise MoveRefused(str(error)) from error
         if move is None:
-            raise MoveRefused("That card has nowhere to go.")
+            raise MoveRefused(variant.tap_refusal(state, source, count))
         return _apply_moves(game, variant, [move], now=now)
 
     return _act(game_id=game_id, player=player, revision=revision, action=tap)

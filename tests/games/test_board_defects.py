@@ -172,3 +172,21 @@ def test_play_for_a_game_without_options_deals_at_once_even_by_get(player_client
         "detail", game
     )
     assert Game.objects.filter(player=player).count() == 1
+
+
+def test_a_tap_with_nowhere_to_go_says_why_and_so_does_the_selection(player_client, player):
+    from tests.engine.helpers import deck_from_layout
+    from tests.games.helpers import start_with_deck
+
+    deck = deck_from_layout(["7H", "5C", "9D", "QS", "4D", "JH", "3S"])
+    game = start_with_deck(player, deck)
+    why = (
+        "The 7 of hearts has nowhere to go: no foundation takes it (the hearts foundation "
+        "needs the ace of hearts) and no pile ends in a black 8"
+    )
+    tapped = player_client.post(url("tap", game), {"source": "t1", "revision": 0}, **HX)
+    assert tapped.status_code == 422
+    assert why in tapped.content.decode()
+    selected = player_client.get(url("detail", game) + "?sel=t1/1").content.decode()
+    assert f"{why}." in selected
+    assert "nowhere to go right now" not in selected

@@ -16,6 +16,7 @@ from ..klondike_family import (
     builds_on,
     fits_foundation,
     foundation_problem,
+    nowhere_to_go,
     pile_refusal,
     placement_problem,
 )
@@ -406,6 +407,14 @@ class Steps(KlondikeFamily[StepsState]):
             if _takes(pile, card):
                 return MOVES[source, target]
         return None
+
+    def tap_refusal(self, state: StepsState, source: str, count: int = 1) -> str:
+        if source not in RESERVE_INDEX:
+            return super().tap_refusal(state, source, count)
+        card = state.reserves[self._open_slot(state, source)]
+        if card is None:
+            return f"Reserve slot {source[1:]} is empty"
+        return nowhere_to_go(card, 1, state.tableau, state.foundations)
 
     def auto_complete_offered(self, state: StepsState) -> bool:
         # Kept simple: the slots must be empty too.
