@@ -227,7 +227,7 @@ def test_saved_looks_are_stored_and_shown_on_the_settings_page(player_client, pl
     assert '<option value="aurora" selected>' in page.content.decode()
 
 
-@pytest.mark.parametrize("path", ["/", "/games/", "/play/klondike/", "/rules/spike/"])
+@pytest.mark.parametrize("path", ["/", "/games/", "/play/spike/", "/rules/spike/"])
 def test_saved_looks_are_rendered_on_every_page(player_client, player, path):
     player_client.post(SETTINGS_URL, LOOKS_POST)
 
