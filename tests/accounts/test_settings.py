@@ -231,7 +231,7 @@ def test_saved_looks_are_stored_and_shown_on_the_settings_page(player_client, pl
 def test_saved_looks_are_rendered_on_every_page(player_client, player, path):
     player_client.post(SETTINGS_URL, LOOKS_POST)
 
-    response = player_client.get(path)
+    response = player_client.get(path, follow=True)
 
     assert response.status_code == 200
     assert page_looks(response) == {

@@ -11,6 +11,8 @@ from django.contrib.auth import get_user_model
 from playwright.sync_api import Page, expect
 
 from games import services
+from games.engine import parse_move
+from games.models import Game
 from leaderboards.periods import today_utc
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, CspWatch, require_chromium
 from tests.browser.helpers import sign_up
@@ -23,13 +25,19 @@ VARIANTS = ["klondike", "kingsley", "spiderette", "steps", "spike"]
 PASSWORD = "a-long-secret-phrase-42"
 
 
-def deal_half_played(player, variant: str) -> None:
+def deal_half_played(player, variant: str) -> tuple[Game, str]:
     """A game of each variant halfway through its won fixture: long face-up runs,
-    a waste fan (Steps' fixture draws three), foundations under way."""
+    a waste fan (Steps' fixture draws three), foundations under way. Also the
+    `?sel=` of the next card move the fixture makes from there."""
     case = load_fixture(f"{variant}_win.json")
     game = start_with_deck(player, case["deck"], variant=variant, options=case["options"])
-    for revision, move in enumerate(case["moves"][: len(case["moves"]) // 2]):
+    half = len(case["moves"]) // 2
+    for revision, move in enumerate(case["moves"][:half]):
         services.game_move_play(game_id=game.id, player=player, move=move, revision=revision)
+    upcoming = (parse_move(move) for move in case["moves"][half:])
+    transfer = next((move for move in upcoming if move.kind == "transfer"), None)
+    selection = f"{transfer.src}/{transfer.count}" if transfer else ""
+    return game, selection
 
 
 @contextmanager
@@ -118,14 +126,30 @@ TAP_SIZES = """
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
-def test_every_tap_target_on_a_board_is_44_px_at_360_px(phone, live_server, variant):
+@pytest.mark.parametrize("state", ["playing", "picked", "finished"])
+def test_every_tap_target_on_a_board_is_44_px_at_360_px(phone, live_server, variant, state):
+    """On a board in play, with a card picked (its targets and the selection bar,
+    as the page without JavaScript shows them) and finished (the summary's links)."""
     sign_up(phone, live_server.url, f"thumbs-{variant}")
     player = get_user_model().objects.get(username=f"thumbs-{variant}")
-    deal_half_played(player, variant)
-    phone.goto(f"{live_server.url}/play/{variant}/")
+    game, selection = deal_half_played(player, variant)
+    query = ""
+    if state == "picked":
+        # Spike's cards are played by a tap; picking its waste card lights them up.
+        query = f"?sel={selection or 'w'}"
+    if state == "finished":
+        game.refresh_from_db()
+        services.game_finish(game_id=game.id, player=player, revision=game.revision)
+    phone.goto(f"{live_server.url}/games/{game.id}/{query}")
     expect(phone.locator("#board")).to_be_visible()
+    if state == "picked":
+        picked = "a.card.selected" if variant == "spike" else ".target-button"
+        expect(phone.locator(f"#board {picked}").first).to_be_visible()
     sizes = phone.evaluate(TAP_SIZES)
-    assert len(sizes) > 5
+    # The measure found the board's controls (not an empty list that passes).
+    assert {"restart", "new-deal", "Rules"} <= {size["name"] for size in sizes}
+    if state != "finished":
+        assert len(sizes) > 8
     small = [size for size in sizes if size["width"] < 44 or size["height"] < 44]
     assert small == []
 
