@@ -71,6 +71,11 @@ class Board:
     always_highlight: bool
     templates: dict[str, str]
     """The game's own templates by part (board, hud, summary): games.specs."""
+    move_map: dict[str, dict[str, str]]
+    """For each unit that can move (`t3/2`, `w/1`, `r2/1`, `fH/1`), the places that take
+    it and the move that sends it there: what board.js lights up and posts, so that
+    picking a card needs no request. Only tableau-style transfers; Spike's plays are
+    lit by its own highlighting."""
 
     @property
     def time_deduction(self) -> int:
@@ -140,6 +145,19 @@ def _selection(
     return Selection(source=source, count=count, card=card, moves=moves, refusal=refusal)
 
 
+def _move_map(game: Game, variant: Variant[Any], state: Any) -> dict[str, dict[str, str]]:
+    """Public information only: a variant's legal moves depend on face-up cards, pile
+    sizes and counters the public view shows, never on a face-down card's identity
+    (docs/decisions.md, "The board in the browser")."""
+    if not game.is_active:
+        return {}
+    moves: dict[str, dict[str, str]] = {}
+    for move in variant.legal_moves(state):
+        if move.kind == "transfer" and move.src and move.dst:
+            moves.setdefault(f"{move.src}/{move.count}", {})[move.dst] = format_move(move)
+    return moves
+
+
 def _daily_label(game: Game) -> str | None:
     if game.track != Game.Track.DAILY:
         return None
@@ -188,6 +206,7 @@ def game_board(
         highlight=always_highlight or selected == "w",
         always_highlight=always_highlight,
         templates=_templates(game.variant),
+        move_map=_move_map(game, variant, state),
     )
 
 

@@ -1,6 +1,9 @@
 """How a face-up card looks: the rank, a suit shape and an accessible name."""
 
+import json
+
 from django import template
+from django.utils.safestring import SafeString, mark_safe
 
 from games.engine import card_name, is_red, rank_of, suit_of
 
@@ -9,6 +12,14 @@ register = template.Library()
 SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 SUIT_CLASSES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 RANK_LABELS = {"T": "10"}
+# What json_script escapes, so that the JSON can sit in a single-quoted attribute
+# without the &quot; that autoescaping would put round every key.
+_JSON_ATTRIBUTE_ESCAPES = {
+    ord("&"): "\\u0026",
+    ord("<"): "\\u003c",
+    ord(">"): "\\u003e",
+    ord("'"): "\\u0027",
+}
 
 
 @register.inclusion_tag("games/_card_face.html")
@@ -71,3 +82,38 @@ def seconds_from_ms(milliseconds: int) -> int:
 @register.filter
 def make_list_of_one(item: object) -> list[object]:
     return [item]
+
+
+@register.filter
+def json_attribute(value: object) -> SafeString:
+    """Compact JSON for a single-quoted HTML attribute (`data-moves='...'`)."""
+    text = json.dumps(value, separators=(",", ":")).translate(_JSON_ATTRIBUTE_ESCAPES)
+    # Safe: the four characters that could end the attribute or open markup are escaped.
+    return mark_safe(text)  # nosec B308 B703
+
+
+@register.filter
+def card_label(code: str) -> str:
+    """A card's spoken name ("7 of hearts"), for labels that add its place."""
+    return card_name(code)
+
+
+def place_name(place: str) -> str:
+    """How a place is spoken: t4 is "pile 4", r2 "reserve slot 2", f "the foundation"."""
+    if place.startswith("t") and place[1:].isdigit():
+        return f"pile {place[1:]}"
+    if place.startswith("r") and place[1:].isdigit():
+        return f"reserve slot {place[1:]}"
+    if place == "f":
+        return "the foundation"
+    if place == "w":
+        return "the waste"
+    return place
+
+
+@register.simple_tag
+def move_label(card: str, place: str, onto: str | None = None) -> str:
+    """What a move target says: "Move the 7 of hearts onto the 8 of clubs, pile 4"."""
+    if onto:
+        return f"Move the {card_name(card)} onto the {card_name(onto)}, {place_name(place)}"
+    return f"Move the {card_name(card)} to {place_name(place)}"

@@ -16,9 +16,10 @@ def sign_up(page: Page, base_url: str, username: str) -> None:
 
 
 def target_of(dst: str) -> str:
+    """The place a picked card lights up (board.js, from the board's move map)."""
     if dst == "f":
-        return ".foundations .target-button"
-    return f'[data-pile="{dst}"] .target-button'
+        return ".foundations .lit"
+    return f'.lit[data-pile="{dst}"]'
 
 
 def click_move(page: Page, text: str) -> None:
