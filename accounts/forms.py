@@ -1,8 +1,9 @@
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from allauth.account.forms import SignupForm
 from django import forms
 from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
+from django.contrib.auth.models import User
 
 from accounts.models import CardBack, CardSize, ColourScheme, Felt, Profile
 from accounts.usernames import username_normalise
@@ -121,8 +122,14 @@ class ArenaUserCreationForm(AdminUserCreationForm):
         return username
 
 
-# UserChangeForm is generic only in django-stubs, not at run time.
-class ArenaUserChangeForm(UserChangeForm):  # type: ignore[type-arg]
+if TYPE_CHECKING:
+    # UserChangeForm takes its model as a parameter in django-stubs only.
+    UserChangeFormBase = UserChangeForm[User]
+else:
+    UserChangeFormBase = UserChangeForm
+
+
+class ArenaUserChangeForm(UserChangeFormBase):
     """The admin's user page, the one place a name can be changed: a new name gets
     the sign-up's checks (an unchanged one is left alone, even if it predates them)."""
 

@@ -2,18 +2,19 @@
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from accounts.forms import ProfileSettingsForm
 from accounts.selectors import profile_for_user
 from accounts.services import profile_update
+from core.http import AuthenticatedHttpRequest
 
 
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
-def settings_page(request: HttpRequest) -> HttpResponse:
+def settings_page(request: AuthenticatedHttpRequest) -> HttpResponse:
     if request.method == "POST":
         form = ProfileSettingsForm(request.POST)
         if form.is_valid():
