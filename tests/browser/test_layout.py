@@ -10,6 +10,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import Page, expect
 
+from accounts.services import profile_update
 from games import services
 from games.engine import parse_move
 from games.models import Game
@@ -41,9 +42,9 @@ def deal_half_played(player, variant: str) -> tuple[Game, str]:
 
 
 @contextmanager
-def browser_contexts(count: int) -> Iterator[list[tuple[Any, CspWatch]]]:
+def browser_contexts(count: int, **options: Any) -> Iterator[list[tuple[Any, CspWatch]]]:
     """`count` separate browser contexts (two devices: no shared cookies), each at
-    phone size and watched for CSP violations."""
+    phone size (and Playwright's context `options`) and watched for CSP violations."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
@@ -53,7 +54,7 @@ def browser_contexts(count: int) -> Iterator[list[tuple[Any, CspWatch]]]:
         pages = []
         try:
             for _ in range(count):
-                context = browser.new_context(viewport=PHONE)
+                context = browser.new_context(viewport=PHONE, **options)
                 watch = CspWatch()
                 watch.install(context)
                 page = context.new_page()
@@ -238,3 +239,42 @@ def test_the_board_grows_with_a_desktop_screen(phone, live_server):
     left = widths["tableau"]["left"]
     right = 1600 - widths["tableau"]["right"]
     assert abs(left - right) < 30
+
+
+def page_background(page: Page) -> str:
+    return page.evaluate("() => getComputedStyle(document.body).backgroundColor")
+
+
+def test_dark_pages_follow_the_device_unless_the_setting_says_otherwise(live_server, monkeypatch):
+    require_chromium()
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    light, dark = "rgb(238, 241, 236)", "rgb(18, 23, 21)"
+    with browser_contexts(1, color_scheme="dark") as [(page, _)]:
+        page.goto(f"{live_server.url}/")
+        assert page_background(page) == dark  # a visitor: the device's scheme
+        sign_up(page, live_server.url, "night-owl")
+        player = get_user_model().objects.get(username="night-owl")
+        profile_update(
+            user=player,
+            public=True,
+            highlight_moves=False,
+            reduced_motion=False,
+            colour_scheme="light",
+        )
+        page.goto(f"{live_server.url}/games/")
+        assert page_background(page) == light
+    with browser_contexts(1, color_scheme="light") as [(page, _)]:
+        page.goto(f"{live_server.url}/accounts/login/")
+        page.fill("input[name=login]", "night-owl")
+        page.fill("input[name=password]", PASSWORD)
+        page.locator("form button[type=submit]").last.click()
+        expect(page.get_by_role("button", name="Log out")).to_be_visible()
+        profile_update(
+            user=player,
+            public=True,
+            highlight_moves=False,
+            reduced_motion=False,
+            colour_scheme="dark",
+        )
+        page.goto(f"{live_server.url}/games/")
+        assert page_background(page) == dark
