@@ -29,7 +29,6 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from urllib.request import urlopen
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -127,7 +126,7 @@ def main() -> None:
         try:
             for _ in range(100):
                 try:
-                    urlopen(f"{base}/", timeout=1)
+                    socket.create_connection(("127.0.0.1", port), timeout=1).close()
                     break
                 except OSError:
                     time.sleep(0.2)

@@ -31,5 +31,6 @@ def click_move(page: Page, text: str) -> None:
     source = page.locator(f'a.card[data-tap-source="{move.src}"][data-tap-count="{move.count}"]')
     # A card under others shows only its top strip, which is where a person taps it.
     source.click(position={"x": 8, "y": 6})
-    expect(page.locator("a.card.selected")).to_have_count(1)
+    # The picked card and the cards it carries.
+    expect(page.locator("a.card.selected")).to_have_count(move.count)
     page.locator(target_of(move.dst)).click()
