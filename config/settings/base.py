@@ -227,8 +227,8 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # Redis hands a message out again once it has gone this long unacknowledged:
 # that is how the task of a killed worker runs again. It must exceed the
-# longest hard time limit of any task (300 s: the review sweep, the leaderboards sync and the period tables) or a
-# task still running would be handed to a second worker.
+# longest hard time limit of any task (300 s: the review sweep, the leaderboards
+# sync, the period tables) or a task still running would go to a second worker.
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 900}
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = "UTC"
