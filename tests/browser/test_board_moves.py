@@ -235,3 +235,23 @@ def test_a_second_click_on_the_picked_card_taps_it(page, live_server):
     expect(page.locator("#moves")).to_have_text("1")
     assert requests == [f"POST {live_server.url}/games/{game.id}/tap/"]
     assert Game.objects.get(id=game.id).move_count == 1
+
+
+def test_a_spike_card_is_dragged_onto_the_waste(page, live_server):
+    sign_up(page, live_server.url, "spikedragger")
+    player = get_user_model().objects.get(username="spikedragger")
+    case = load_fixture("spike_win.json")
+    game = start_with_deck(player, case["deck"], variant="spike", options=case["options"])
+    play = case["moves"][0]
+    open_board(page, live_server, game)
+    requests = board_requests(page)
+    start = centre(page, f'button.card:has([data-card="{play}"])')
+    end = centre(page, '[data-pile="w"]')
+    page.mouse.move(*start)
+    page.mouse.down()
+    page.mouse.move(*end, steps=8)
+    page.mouse.up()
+    expect(page.locator("#moves")).to_have_text("1")
+    assert requests == [f"POST {live_server.url}/games/{game.id}/move/"]
+    game.refresh_from_db()
+    assert game.move_log == [play]
