@@ -24,6 +24,8 @@ A member sets or overrides public hooks only (docs/engine.md#the-klondike-family
 - ``held_cards(state)``, ``extra_snapshot_keys``, ``dump_extra(state)``,
   ``load_extra(...)``: the member's part of the snapshot;
 - ``emits_end_events``: whether Steps carry "won" and "lost" events.
+- ``foundation_candidates(state)``: the cards that could go up by themselves, for
+  ``safe_foundation_moves`` (Steps adds its reserve slots).
 """
 
 from abc import abstractmethod
@@ -79,7 +81,7 @@ from .tableau import (
     turn_down,
     turn_up,
 )
-from .variant import LOST, WON, Json, Step, Variant
+from .variant import IN_PROGRESS, LOST, WON, Json, Step, Variant
 
 KING = 13
 FULL_FOUNDATIONS = (KING,) * len(SUITS)
@@ -195,6 +197,24 @@ def already_lost(reason: str) -> str:
 
 def fits_foundation(card: str, foundations: tuple[int, ...]) -> bool:
     return foundations[SUIT_INDEX[card]] == RANK_VALUE[card] - 1
+
+
+# For each suit, the suits of the other colour (indexes into the foundations).
+_OTHER_COLOUR = {
+    suit: tuple(
+        index for index, other in enumerate(SUITS) if IS_RED[f"A{other}"] != IS_RED[f"A{suit}"]
+    )
+    for suit in SUITS
+}
+
+
+def is_safe_for_foundation(card: str, foundations: tuple[int, ...]) -> bool:
+    """Whether the tableau can never need ``card`` again (the usual "safe" rule): an Ace
+    or a Two always; another card once both foundations of the other colour hold at
+    least the card one rank lower, since every card it could take is then up. It says
+    nothing about whether the card fits its foundation now."""
+    rank = RANK_VALUE[card]
+    return rank <= 2 or all(foundations[index] >= rank - 1 for index in _OTHER_COLOUR[card[1]])
 
 
 def pile_refusal(target: Pile, target_index: int, head: str) -> str | None:
@@ -732,6 +752,45 @@ class KlondikeFamily(Variant[S]):
             state = self._transfer(state, move).state
             moves.append(move)
         return moves
+
+    offers_safe_foundation_moves = True
+
+    def safe_foundation_moves(self, state: S) -> list[Move]:
+        """The safe cards that fit their foundation go up one at a time, the waste's
+        first, then the piles' from the left, then the member's own
+        (``foundation_candidates``), again until none is left: each may make another
+        safe. Nothing in a game that is won or lost."""
+        if self.status(state) != IN_PROGRESS:
+            return []
+        moves: list[Move] = []
+        while True:
+            move = next(
+                (
+                    move
+                    for move, card in self.foundation_candidates(state)
+                    if fits_foundation(card, state.foundations)
+                    and is_safe_for_foundation(card, state.foundations)
+                ),
+                None,
+            )
+            if move is None:
+                return moves
+            step = self.apply(state, move)
+            moves.append(move)
+            if step.won or step.lost:
+                return moves
+            state = step.state
+
+    def foundation_candidates(self, state: S) -> list[tuple[Move, str]]:
+        """The cards that could go to a foundation with the move that takes each: the
+        waste's top and the piles' tops; members add their own places (Steps' slots)."""
+        candidates = [(TRANSFERS[WASTE, FOUNDATION, 1], state.waste[-1])] if state.waste else []
+        candidates.extend(
+            (TRANSFERS[place, FOUNDATION, 1], pile.up[-1])
+            for place, pile in zip(TABLEAU_PLACES, state.tableau, strict=True)
+            if pile.up
+        )
+        return candidates
 
     def auto_complete_offered(self, state: S) -> bool:
         # Offered only with every card face up and nothing left in the stock or waste.

@@ -145,6 +145,16 @@ class Variant(ABC, Generic[StateT]):
     def auto_complete(self, state: StateT) -> list[Move]:
         """The moves that finish the game, or [] when auto-complete is not offered."""
 
+    offers_safe_foundation_moves: ClassVar[bool] = False
+    """Whether ``safe_foundation_moves`` can ever give a move, so that the platform reads
+    the player's automatic-moves setting only for variants where it acts."""
+
+    def safe_foundation_moves(self, state: StateT) -> list[Move]:
+        """The moves to the foundations of cards the tableau can never need again, in
+        order, each legal in the state the previous ones leave; [] when there is none.
+        By default none: Spiderette and Spike have no foundations built up by suit."""
+        return []
+
     @abstractmethod
     def dump(self, state: StateT) -> Json:
         """A full JSON-serialisable snapshot, hidden cards included, for the server only."""

@@ -416,6 +416,14 @@ class Steps(KlondikeFamily[StepsState]):
             return f"Reserve slot {source[1:]} is empty"
         return nowhere_to_go(card, 1, state.tableau, state.foundations)
 
+    def foundation_candidates(self, state: StepsState) -> list[tuple[Move, str]]:
+        """The family's, then the card of each slot, which goes to its foundation too."""
+        return super().foundation_candidates(state) + [
+            (MOVES[RESERVE_PLACES[slot], FOUNDATION], card)
+            for slot, card in enumerate(state.reserves)
+            if card is not None
+        ]
+
     def auto_complete_offered(self, state: StepsState) -> bool:
         # Kept simple: the slots must be empty too.
         return state.reserves == EMPTY_RESERVES and super().auto_complete_offered(state)
