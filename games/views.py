@@ -19,6 +19,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts.models import Profile
 from accounts.selectors import profile_for_user
 from core import params
 from core.http import AuthenticatedHttpRequest, HtmxHttpRequest
@@ -176,11 +177,12 @@ def _render_board(
     confirm_new_deal: bool = False,
     events: tuple[str, ...] = (),
     status: int = 200,
+    profile: Profile | None = None,
 ) -> HttpResponse:
+    """``profile`` is the player's, when the view has already read it."""
+    highlight = _highlight_preference(request, game, profile)
     context = {
-        "board": selectors.game_board(
-            game=game, selected=selected, highlight_preference=_highlight_preference(request, game)
-        ),
+        "board": selectors.game_board(game=game, selected=selected, highlight_preference=highlight),
         "error": error,
         "confirm_finish": confirm_finish,
         "confirm_restart": confirm_restart,
@@ -196,12 +198,14 @@ def _event_values(events: tuple[str, ...], prefix: str) -> list[str]:
     return [event.removeprefix(prefix) for event in events if event.startswith(prefix)]
 
 
-def _highlight_preference(request: AuthenticatedHttpRequest, game: Game) -> bool:
+def _highlight_preference(
+    request: AuthenticatedHttpRequest, game: Game, profile: Profile | None
+) -> bool:
     """Only boards that highlight playable cards read the player's setting."""
     spec = game_spec(game.variant)
     if spec is None or not spec.highlighting:
         return False
-    return profile_for_user(user=request.user).highlight_moves
+    return (profile or profile_for_user(user=request.user)).highlight_moves
 
 
 def _run_action(
@@ -209,8 +213,11 @@ def _run_action(
     game_id: UUID,
     form: ActionForm,
     action: Callable[[dict[str, Any]], services.ActionOutcome],
+    *,
+    profile: Profile | None = None,
 ) -> HttpResponse:
-    """Apply one action and answer with the board; a refusal changes nothing."""
+    """Apply one action and answer with the board; a refusal changes nothing.
+    ``profile`` is the player's, when the action needed it: the board reuses it."""
     if not form.is_valid():
         return _refused(
             request, _own_game_or_404(request, game_id), "That request was malformed.", 400
@@ -221,17 +228,24 @@ def _run_action(
         raise Http404("No such game") from missing
     except GameActionError as refusal:
         status = REFUSAL_STATUS.get(type(refusal), 409)
-        return _refused(request, _own_game_or_404(request, game_id), refusal.message, status)
+        return _refused(
+            request, _own_game_or_404(request, game_id), refusal.message, status, profile=profile
+        )
     if request.htmx:
-        return _render_board(request, outcome.game, events=outcome.events)
+        return _render_board(request, outcome.game, events=outcome.events, profile=profile)
     return redirect("games:detail", game_id=game_id)
 
 
 def _refused(
-    request: AuthenticatedHttpRequest, game: Game, message: str, status: int
+    request: AuthenticatedHttpRequest,
+    game: Game,
+    message: str,
+    status: int,
+    *,
+    profile: Profile | None = None,
 ) -> HttpResponse:
     if request.htmx:
-        return _render_board(request, game, error=message, status=status)
+        return _render_board(request, game, error=message, status=status, profile=profile)
     messages.error(request, message)
     return redirect("games:detail", game_id=game.id)
 
@@ -239,19 +253,28 @@ def _refused(
 @login_required
 @require_POST
 def move(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpResponse:
+    # A move or a tap reads the profile once, for the automatic moves to the
+    # foundations, and the board it answers with reuses it (docs/decisions.md).
+    profile = profile_for_user(user=request.user)
     return _run_action(
         request,
         game_id,
         MoveForm(request.POST),
         lambda data: services.game_move_play(
-            game_id=game_id, player=request.user, move=data["move"], revision=data["revision"]
+            game_id=game_id,
+            player=request.user,
+            move=data["move"],
+            revision=data["revision"],
+            auto_foundation=profile.auto_foundation,
         ),
+        profile=profile,
     )
 
 
 @login_required
 @require_POST
 def tap(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpResponse:
+    profile = profile_for_user(user=request.user)
     return _run_action(
         request,
         game_id,
@@ -262,7 +285,9 @@ def tap(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpResponse:
             source=data["source"],
             count=data["count"] or 1,
             revision=data["revision"],
+            auto_foundation=profile.auto_foundation,
         ),
+        profile=profile,
     )
 
 

@@ -13,7 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.clock import clock_deadline, clock_is_up, clock_tick
-from games.engine import EngineError, Move, Variant, format_move, parse_move
+from games.engine import EngineError, Move, Step, Variant, format_move, parse_move
 from games.errors import GameClosed, MoveRefused, StaleAction
 from games.models import Game
 from games.services.closing import game_close, game_save_action
@@ -72,19 +72,37 @@ def _act(
 
 
 def _apply_moves(
-    game: Game, variant: Variant[Any], moves: Iterable[Move], *, now: datetime
+    game: Game,
+    variant: Variant[Any],
+    moves: Iterable[Move],
+    *,
+    now: datetime,
+    auto_foundation: bool = False,
 ) -> ActionOutcome:
+    """Apply the moves and log each; with ``auto_foundation``, then the safe moves to
+    the foundations they allow, each logged as a move of its own (so replay, review
+    and undo see them as the player's) and announced as "auto_foundation:<card>"."""
     state = variant.load(game.state)
     events: list[str] = []
+
+    def log(step: Step[Any]) -> None:
+        events.extend(step.events)
+        game.move_log.append(format_move(step.move))
+        game.undo_log.append(step.undo)
+
     for move in moves:
         try:
             step = variant.apply(state, move)
         except EngineError as error:
             raise MoveRefused(str(error)) from error
         state = step.state
-        events.extend(step.events)
-        game.move_log.append(format_move(step.move))
-        game.undo_log.append(step.undo)
+        log(step)
+    if auto_foundation:
+        for move in variant.safe_foundation_moves(state):
+            step = variant.apply(state, move)
+            state = step.state
+            events.append(f"auto_foundation:{step.undo['cards'][0]}")
+            log(step)
     _save_state(game, variant, state, now=now)
     return ActionOutcome(game=game, events=tuple(events))
 
@@ -103,21 +121,33 @@ def _save_state(game: Game, variant: Variant[Any], state: Any, *, now: datetime)
     game_save_action(game)
 
 
-def game_move_play(*, game_id: UUID, player: User, move: str, revision: int) -> ActionOutcome:
+def game_move_play(
+    *, game_id: UUID, player: User, move: str, revision: int, auto_foundation: bool = False
+) -> ActionOutcome:
+    """Play a move in the notation. ``auto_foundation`` is the player's setting (read by
+    the caller, who may already hold the profile): the safe cards then go up after it."""
+
     def play(game: Game, variant: Variant[Any], now: datetime) -> ActionOutcome:
         try:
             parsed = parse_move(move.strip())
         except EngineError as error:
             raise MoveRefused(str(error)) from error
-        return _apply_moves(game, variant, [parsed], now=now)
+        return _apply_moves(game, variant, [parsed], now=now, auto_foundation=auto_foundation)
 
     return _act(game_id=game_id, player=player, revision=revision, action=play)
 
 
 def game_card_tap(
-    *, game_id: UUID, player: User, source: str, count: int, revision: int
+    *,
+    game_id: UUID,
+    player: User,
+    source: str,
+    count: int,
+    revision: int,
+    auto_foundation: bool = False,
 ) -> ActionOutcome:
-    """Tap-to-move: the engine picks where the tapped card (and what it heads) goes."""
+    """Tap-to-move: the engine picks where the tapped card (and what it heads) goes;
+    ``auto_foundation`` as for game_move_play."""
 
     def tap(game: Game, variant: Variant[Any], now: datetime) -> ActionOutcome:
         state = variant.load(game.state)
@@ -127,7 +157,7 @@ def game_card_tap(
             raise MoveRefused(str(error)) from error
         if move is None:
             raise MoveRefused(variant.tap_refusal(state, source, count))
-        return _apply_moves(game, variant, [move], now=now)
+        return _apply_moves(game, variant, [move], now=now, auto_foundation=auto_foundation)
 
     return _act(game_id=game_id, player=player, revision=revision, action=tap)
 

@@ -27,6 +27,9 @@ HX = {"HTTP_HX_REQUEST": "true"}
 SIGNED_IN = 2  # the session row, the user
 ACTION = 4  # SAVEPOINT, the game's locked SELECT, its one UPDATE, RELEASE SAVEPOINT
 LOOKS = 1  # a full page (not a board partial) prints the player's looks: the profile
+# A move or a tap reads the player's profile once, for the automatic moves to the
+# foundations (Profile.auto_foundation); the board it answers with reuses it.
+PREFERENCES = 1
 KLONDIKE = get_variant("klondike")
 
 
@@ -49,15 +52,16 @@ def assert_one_locked_read_and_one_write(statements: list[str]) -> None:
 
 @pytest.fixture
 def game(player):
-    """A Klondike game (no move highlighting: its board reads no profile)."""
+    """A Klondike game (no move highlighting: its board reads no profile of its own)."""
     return start_with_deck(player, load_fixture("klondike_win.json")["deck"])
 
 
 def test_a_move(player_client, game, django_assert_num_queries):
-    with django_assert_num_queries(SIGNED_IN + ACTION) as captured:
+    with django_assert_num_queries(SIGNED_IN + PREFERENCES + ACTION) as captured:
         response = player_client.post(url("move", game), {"move": "draw", "revision": 0}, **HX)
     assert response.status_code == 200
     assert_one_locked_read_and_one_write(sql(captured))
+    assert sum("accounts_profile" in q for q in sql(captured)) == 1
 
 
 def test_a_move_on_a_board_that_highlights_reads_the_profile_once(
@@ -66,8 +70,8 @@ def test_a_move_on_a_board_that_highlights_reads_the_profile_once(
     spike = get_variant("spike")
     game = start_with_deck(player, load_fixture("spike_win.json")["deck"], variant="spike")
     move = format_move(spike.legal_moves(spike.load(game.state))[0])
-    # + the player's profile (accounts_profile), for the highlighting setting.
-    with django_assert_num_queries(SIGNED_IN + ACTION + 1) as captured:
+    # The profile read for the move serves the highlighting setting too.
+    with django_assert_num_queries(SIGNED_IN + PREFERENCES + ACTION) as captured:
         response = player_client.post(url("move", game), {"move": move, "revision": 0}, **HX)
     assert response.status_code == 200
     assert_one_locked_read_and_one_write(sql(captured))
@@ -85,7 +89,7 @@ def test_an_undo(player_client, game, django_assert_num_queries):
 def test_a_tap(player_client, game, django_assert_num_queries):
     state = KLONDIKE.load(game.state)
     place = next(p for p in ("t1", "t2", "t3", "t4", "t5", "t6", "t7") if KLONDIKE.tap(state, p))
-    with django_assert_num_queries(SIGNED_IN + ACTION) as captured:
+    with django_assert_num_queries(SIGNED_IN + PREFERENCES + ACTION) as captured:
         response = player_client.post(url("tap", game), {"source": place, "revision": 0}, **HX)
     assert response.status_code == 200
     game.refresh_from_db()
