@@ -8,7 +8,7 @@ VENV_PY := .venv/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run install install-dev test lint typecheck pytest browser worker beat clean
+.PHONY: run install install-dev test lint typecheck pytest browser node-deps worker beat clean
 
 $(UV):
 	$(PYTHON) -m venv .tools
@@ -25,7 +25,7 @@ run: install
 	$(VENV_PY) manage.py arena_demo_user --host $(HOST) --port $(PORT)
 	$(VENV_PY) manage.py runserver $(HOST):$(PORT)
 
-test: install-dev browser lint typecheck pytest
+test: install-dev browser node-deps lint typecheck pytest
 
 lint:
 	.venv/bin/ruff check .
@@ -41,6 +41,17 @@ typecheck:
 pytest:
 	$(VENV_PY) manage.py makemigrations --check --dry-run
 	.venv/bin/pytest -n $(or $(PYTEST_WORKERS),2)
+
+# axe-core (package.json, pinned in package-lock.json) for the browser tests'
+# accessibility checks. Without npm they skip, and say so; CI must have it.
+node-deps:
+	@if command -v npm >/dev/null 2>&1; then \
+		npm ci --no-audit --no-fund; \
+	elif [ -n "$$CI" ]; then \
+		echo "CI must run the accessibility checks, but npm is missing (apt-get install npm)" >&2; exit 1; \
+	else \
+		echo "npm is missing: the browser tests' axe-core checks will be skipped (apt-get install npm)"; \
+	fi
 
 # Browser tests drive Debian's Chromium; install it where we can (root with apt).
 browser:

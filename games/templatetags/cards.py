@@ -94,8 +94,13 @@ def json_attribute(value: object) -> SafeString:
 
 @register.filter
 def card_label(code: str) -> str:
-    """A card's spoken name ("7 of hearts"), for labels that add its place."""
-    return card_name(code)
+    """A card's spoken name ("7 of hearts"), for labels that add its place. Where
+    the name spells out the rank the face shows, it starts with that rank ("K, king
+    of spades"): a control's name holds its visible text (WCAG 2.5.3), so a speech
+    user can say what they see."""
+    name = card_name(code)
+    shown = RANK_LABELS.get(rank_of(code), rank_of(code))
+    return name if name.startswith(shown) else f"{shown}, {name}"
 
 
 def place_name(place: str) -> str:
