@@ -20,7 +20,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import Profile
-from accounts.selectors import profile_for_user
+from accounts.selectors import profile_for_user, profile_loaded_with
 from core import params
 from core.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from games import selectors, services
@@ -179,7 +179,7 @@ def _render_board(
     status: int = 200,
     profile: Profile | None = None,
 ) -> HttpResponse:
-    """``profile`` is the player's, when the view has already read it."""
+    """``profile`` is the player's, when a query already brought it."""
     highlight = _highlight_preference(request, game, profile)
     context = {
         "board": selectors.game_board(game=game, selected=selected, highlight_preference=highlight),
@@ -213,11 +213,9 @@ def _run_action(
     game_id: UUID,
     form: ActionForm,
     action: Callable[[dict[str, Any]], services.ActionOutcome],
-    *,
-    profile: Profile | None = None,
 ) -> HttpResponse:
-    """Apply one action and answer with the board; a refusal changes nothing.
-    ``profile`` is the player's, when the action needed it: the board reuses it."""
+    """Apply one action and answer with the board; a refusal changes nothing. The
+    board reads the player's preferences that came with the action's locked read."""
     if not form.is_valid():
         return _refused(
             request, _own_game_or_404(request, game_id), "That request was malformed.", 400
@@ -228,10 +226,9 @@ def _run_action(
         raise Http404("No such game") from missing
     except GameActionError as refusal:
         status = REFUSAL_STATUS.get(type(refusal), 409)
-        return _refused(
-            request, _own_game_or_404(request, game_id), refusal.message, status, profile=profile
-        )
+        return _refused(request, _own_game_or_404(request, game_id), refusal.message, status)
     if request.htmx:
+        profile = profile_loaded_with(user=outcome.game.player)
         return _render_board(request, outcome.game, events=outcome.events, profile=profile)
     return redirect("games:detail", game_id=game_id)
 
@@ -241,11 +238,9 @@ def _refused(
     game: Game,
     message: str,
     status: int,
-    *,
-    profile: Profile | None = None,
 ) -> HttpResponse:
     if request.htmx:
-        return _render_board(request, game, error=message, status=status, profile=profile)
+        return _render_board(request, game, error=message, status=status)
     messages.error(request, message)
     return redirect("games:detail", game_id=game.id)
 
@@ -253,9 +248,6 @@ def _refused(
 @login_required
 @require_POST
 def move(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpResponse:
-    # A move or a tap reads the profile once, for the automatic moves to the
-    # foundations, and the board it answers with reuses it (docs/decisions.md).
-    profile = profile_for_user(user=request.user)
     return _run_action(
         request,
         game_id,
@@ -265,16 +257,13 @@ def move(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpResponse:
             player=request.user,
             move=data["move"],
             revision=data["revision"],
-            auto_foundation=profile.auto_foundation,
         ),
-        profile=profile,
     )
 
 
 @login_required
 @require_POST
 def tap(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpResponse:
-    profile = profile_for_user(user=request.user)
     return _run_action(
         request,
         game_id,
@@ -285,9 +274,7 @@ def tap(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpResponse:
             source=data["source"],
             count=data["count"] or 1,
             revision=data["revision"],
-            auto_foundation=profile.auto_foundation,
         ),
-        profile=profile,
     )
 
 

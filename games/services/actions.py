@@ -12,6 +12,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.selectors import profile_loaded_with
 from games.clock import clock_deadline, clock_is_up, clock_tick
 from games.engine import EngineError, Move, Step, Variant, format_move, parse_move
 from games.errors import GameClosed, MoveRefused, StaleAction
@@ -55,7 +56,14 @@ def _act(
     closed first (and stays closed: that part commits) and the action refused."""
     now = timezone.now()
     with transaction.atomic():
-        game = Game.objects.select_for_update().get(id=game_id, player=player)
+        # The player's preferences come with the locked read (one query): the move
+        # needs the automatic-moves setting and the board the highlighting one. Only
+        # the game's row is locked.
+        game = (
+            Game.objects.select_for_update(of=("self",))
+            .select_related("player__profile")
+            .get(id=game_id, player=player)
+        )
         if not game.is_active:
             raise GameClosed(
                 f"This game is {game.get_status_display().lower()}: its result is final."
@@ -77,11 +85,12 @@ def _apply_moves(
     moves: Iterable[Move],
     *,
     now: datetime,
-    auto_foundation: bool = False,
+    then_safe_moves: bool = False,
 ) -> ActionOutcome:
-    """Apply the moves and log each; with ``auto_foundation``, then the safe moves to
-    the foundations they allow, each logged as a move of its own (so replay, review
-    and undo see them as the player's) and announced as "auto_foundation:<card>"."""
+    """Apply the moves and log each; with ``then_safe_moves`` and the player's
+    automatic-moves setting on, then the safe moves to the foundations they allow,
+    each logged as a move of its own (so replay, review and undo see them as the
+    player's) and announced as "auto_foundation:<card>"."""
     state = variant.load(game.state)
     events: list[str] = []
 
@@ -97,7 +106,7 @@ def _apply_moves(
             raise MoveRefused(str(error)) from error
         state = step.state
         log(step)
-    if auto_foundation:
+    if then_safe_moves and profile_loaded_with(user=game.player).auto_foundation:
         for move in variant.safe_foundation_moves(state):
             step = variant.apply(state, move)
             state = step.state
@@ -121,18 +130,16 @@ def _save_state(game: Game, variant: Variant[Any], state: Any, *, now: datetime)
     game_save_action(game)
 
 
-def game_move_play(
-    *, game_id: UUID, player: User, move: str, revision: int, auto_foundation: bool = False
-) -> ActionOutcome:
-    """Play a move in the notation. ``auto_foundation`` is the player's setting (read by
-    the caller, who may already hold the profile): the safe cards then go up after it."""
+def game_move_play(*, game_id: UUID, player: User, move: str, revision: int) -> ActionOutcome:
+    """Play a move in the notation; with the player's automatic-moves setting on, the
+    safe cards then go up after it."""
 
     def play(game: Game, variant: Variant[Any], now: datetime) -> ActionOutcome:
         try:
             parsed = parse_move(move.strip())
         except EngineError as error:
             raise MoveRefused(str(error)) from error
-        return _apply_moves(game, variant, [parsed], now=now, auto_foundation=auto_foundation)
+        return _apply_moves(game, variant, [parsed], now=now, then_safe_moves=True)
 
     return _act(game_id=game_id, player=player, revision=revision, action=play)
 
@@ -144,10 +151,9 @@ def game_card_tap(
     source: str,
     count: int,
     revision: int,
-    auto_foundation: bool = False,
 ) -> ActionOutcome:
     """Tap-to-move: the engine picks where the tapped card (and what it heads) goes;
-    ``auto_foundation`` as for game_move_play."""
+    the safe moves follow as after game_move_play."""
 
     def tap(game: Game, variant: Variant[Any], now: datetime) -> ActionOutcome:
         state = variant.load(game.state)
@@ -157,7 +163,7 @@ def game_card_tap(
             raise MoveRefused(str(error)) from error
         if move is None:
             raise MoveRefused(variant.tap_refusal(state, source, count))
-        return _apply_moves(game, variant, [move], now=now, auto_foundation=auto_foundation)
+        return _apply_moves(game, variant, [move], now=now, then_safe_moves=True)
 
     return _act(game_id=game_id, player=player, revision=revision, action=tap)
 

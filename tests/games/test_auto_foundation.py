@@ -23,11 +23,18 @@ HX = {"HTTP_HX_REQUEST": "true"}
 DECK = deck_from_layout(["AS", "2S", "9H", "9C", "9D", "TC", "TH"])
 
 
+@pytest.fixture
+def automatic_moves(player):
+    """The player's setting on: the service reads it with the game's locked row."""
+    profile_update(
+        user=player, public=True, highlight_moves=False, reduced_motion=False, auto_foundation=True
+    )
+
+
+@pytest.mark.usefixtures("automatic_moves")
 def test_after_a_move_the_safe_cards_go_up_as_logged_moves(player):
     game = start_with_deck(player, DECK)
-    outcome = services.game_move_play(
-        game_id=game.id, player=player, move="draw", revision=0, auto_foundation=True
-    )
+    outcome = services.game_move_play(game_id=game.id, player=player, move="draw", revision=0)
     game.refresh_from_db()
     assert game.move_log == ["draw", "t1-f", "t2-f"]
     assert len(game.undo_log) == game.move_count == 3
@@ -36,11 +43,10 @@ def test_after_a_move_the_safe_cards_go_up_as_logged_moves(player):
     assert outcome.events == ("auto_foundation:AS", "auto_foundation:2S")
 
 
+@pytest.mark.usefixtures("automatic_moves")
 def test_a_tap_is_followed_by_the_safe_moves_too(player):
     game = start_with_deck(player, DECK)
-    services.game_card_tap(
-        game_id=game.id, player=player, source="t1", count=1, revision=0, auto_foundation=True
-    )
+    services.game_card_tap(game_id=game.id, player=player, source="t1", count=1, revision=0)
     game.refresh_from_db()
     assert game.move_log == ["t1-f", "t2-f"]
 
@@ -54,11 +60,10 @@ def test_with_the_setting_off_nothing_moves_by_itself(player):
     assert outcome.events == ()
 
 
+@pytest.mark.usefixtures("automatic_moves")
 def test_undo_takes_the_automatic_moves_back_one_at_a_time(player):
     game = start_with_deck(player, DECK)
-    services.game_move_play(
-        game_id=game.id, player=player, move="draw", revision=0, auto_foundation=True
-    )
+    services.game_move_play(game_id=game.id, player=player, move="draw", revision=0)
     services.game_move_undo(game_id=game.id, player=player, revision=1)
     game.refresh_from_db()
     assert game.move_log == ["draw", "t1-f"]
@@ -80,11 +85,10 @@ def _seeded_game_with_an_ace_on_top(player) -> Game:
     return game
 
 
+@pytest.mark.usefixtures("automatic_moves")
 def test_the_log_replays_to_the_stored_state_and_the_review_verifies_it(player):
     game = _seeded_game_with_an_ace_on_top(player)
-    services.game_move_play(
-        game_id=game.id, player=player, move="draw", revision=0, auto_foundation=True
-    )
+    services.game_move_play(game_id=game.id, player=player, move="draw", revision=0)
     game.refresh_from_db()
     assert len(game.move_log) > 1  # the Ace, at least, went up by itself
     assert KLONDIKE.dump(replay_game(game).state) == game.state
@@ -94,10 +98,8 @@ def test_the_log_replays_to_the_stored_state_and_the_review_verifies_it(player):
     assert outcome.ok, outcome.details
 
 
+@pytest.mark.usefixtures("automatic_moves")
 def test_the_web_move_acts_on_the_players_setting(player, player_client):
-    profile_update(
-        user=player, public=True, highlight_moves=False, reduced_motion=False, auto_foundation=True
-    )
     game = start_with_deck(player, DECK)
     url = reverse("games:move", kwargs={"game_id": game.id})
     response = player_client.post(url, {"move": "draw", "revision": 0}, **HX)

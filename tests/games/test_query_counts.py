@@ -25,11 +25,10 @@ pytestmark = pytest.mark.django_db
 
 HX = {"HTTP_HX_REQUEST": "true"}
 SIGNED_IN = 2  # the session row, the user
-ACTION = 4  # SAVEPOINT, the game's locked SELECT, its one UPDATE, RELEASE SAVEPOINT
+# SAVEPOINT, the game's locked SELECT (which brings the player's profile: the
+# automatic-moves and highlighting settings), its one UPDATE, RELEASE SAVEPOINT.
+ACTION = 4
 LOOKS = 1  # a full page (not a board partial) prints the player's looks: the profile
-# A move or a tap reads the player's profile once, for the automatic moves to the
-# foundations (Profile.auto_foundation); the board it answers with reuses it.
-PREFERENCES = 1
 KLONDIKE = get_variant("klondike")
 
 
@@ -46,7 +45,8 @@ def assert_one_locked_read_and_one_write(statements: list[str]) -> None:
     assert len(game_queries) == 2
     assert game_queries[0].startswith("SELECT")
     if connection.vendor == "postgresql":
-        assert game_queries[0].rstrip().endswith("FOR UPDATE")
+        # Only the game row is locked; the player and profile come with it unlocked.
+        assert game_queries[0].rstrip().endswith('FOR UPDATE OF "games_game"')
     assert game_queries[1].startswith("UPDATE")
 
 
@@ -57,7 +57,7 @@ def game(player):
 
 
 def test_a_move(player_client, game, django_assert_num_queries):
-    with django_assert_num_queries(SIGNED_IN + PREFERENCES + ACTION) as captured:
+    with django_assert_num_queries(SIGNED_IN + ACTION) as captured:
         response = player_client.post(url("move", game), {"move": "draw", "revision": 0}, **HX)
     assert response.status_code == 200
     assert_one_locked_read_and_one_write(sql(captured))
@@ -70,8 +70,8 @@ def test_a_move_on_a_board_that_highlights_reads_the_profile_once(
     spike = get_variant("spike")
     game = start_with_deck(player, load_fixture("spike_win.json")["deck"], variant="spike")
     move = format_move(spike.legal_moves(spike.load(game.state))[0])
-    # The profile read for the move serves the highlighting setting too.
-    with django_assert_num_queries(SIGNED_IN + PREFERENCES + ACTION) as captured:
+    # The profile comes with the locked read and serves the highlighting setting too.
+    with django_assert_num_queries(SIGNED_IN + ACTION) as captured:
         response = player_client.post(url("move", game), {"move": move, "revision": 0}, **HX)
     assert response.status_code == 200
     assert_one_locked_read_and_one_write(sql(captured))
@@ -89,7 +89,7 @@ def test_an_undo(player_client, game, django_assert_num_queries):
 def test_a_tap(player_client, game, django_assert_num_queries):
     state = KLONDIKE.load(game.state)
     place = next(p for p in ("t1", "t2", "t3", "t4", "t5", "t6", "t7") if KLONDIKE.tap(state, p))
-    with django_assert_num_queries(SIGNED_IN + PREFERENCES + ACTION) as captured:
+    with django_assert_num_queries(SIGNED_IN + ACTION) as captured:
         response = player_client.post(url("tap", game), {"source": place, "revision": 0}, **HX)
     assert response.status_code == 200
     game.refresh_from_db()
