@@ -78,6 +78,11 @@ class Profile(models.Model):
         default=False,
         help_text="Cards the tableau can never need again go to the foundations by themselves.",
     )
+    winnable_only = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="The games (keys) whose new casual deals come from the certified pool.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

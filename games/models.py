@@ -81,6 +81,9 @@ class Game(models.Model):
         null=True, blank=True, help_text="When the clock of a timed game runs out."
     )
     finished_at = models.DateTimeField(null=True, blank=True)
+    hints_used = models.PositiveIntegerField(
+        default=0, help_text="How many hints the player asked for (games.services.game_hint)."
+    )
     in_figures = models.BooleanField(
         default=True,
         help_text=(
@@ -119,3 +122,35 @@ class Game(models.Model):
     @property
     def elapsed_seconds(self) -> int:
         return self.elapsed_ms // 1000
+
+
+class CertifiedSeed(models.Model):
+    """A seed the solver proved winnable, waiting in the pool of its game and options
+    for a player who asked for winnable deals only (games.services.pool). A seed leaves
+    the pool when it is dealt (``dealt_at``); the rows stay, so a game's seed can be
+    traced to its certificate."""
+
+    variant = models.CharField(max_length=20)
+    rules_version = models.PositiveSmallIntegerField()
+    options = models.JSONField(default=dict, blank=True)
+    options_key = models.CharField(
+        max_length=200, help_text="The options as canonical JSON: what the pool is keyed by."
+    )
+    seed = models.CharField(max_length=64, unique=True)
+    par = models.PositiveIntegerField(help_text="The length of the solver's winning line.")
+    solve_ms = models.PositiveIntegerField()
+    nodes = models.PositiveBigIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    dealt_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [
+            models.Index(
+                fields=["variant", "rules_version", "options_key"],
+                condition=Q(dealt_at__isnull=True),
+                name="certified_seed_waiting_idx",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"certified {self.variant} seed {self.pk}"

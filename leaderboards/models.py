@@ -18,6 +18,25 @@ class DailyDeal(models.Model):
     seed = models.CharField(max_length=64)
     created_at = models.DateTimeField(auto_now_add=True)
 
+    class Verdict(models.TextChoices):
+        NOT_CERTIFIED = "", "not certified"
+        WON = "won", "certified winnable"
+        UNKNOWN = "unknown", "uncertified: the solver found no win within its budget"
+
+    # The certificate (leaderboards.services.certification); secret, like the seed,
+    # while the deal is live.
+    verdict = models.CharField(max_length=8, choices=Verdict.choices, default="", blank=True)
+    par = models.PositiveIntegerField(
+        null=True, blank=True, help_text="The length of the solver's winning line."
+    )
+    solve_ms = models.PositiveIntegerField(null=True, blank=True)
+    solver_nodes = models.PositiveBigIntegerField(null=True, blank=True)
+    difficulty = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="1 (easy) to 5 (hardest), from the solver's effort."
+    )
+    solver_line = models.JSONField(default=list, blank=True)
+    seeds_tried = models.PositiveIntegerField(default=0)
+
     class Meta:
         ordering = ["-date", "variant"]
         constraints = [

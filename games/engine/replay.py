@@ -12,7 +12,7 @@ from typing import Any
 from .errors import EngineError
 from .registry import get_variant
 from .rng import shuffled_deck
-from .variant import Json
+from .variant import Json, Variant
 
 _CASE_KEYS = ("variant", "rules_version", "options", "deck", "seed", "moves")
 
@@ -30,21 +30,10 @@ def replay(case: Mapping[str, Any]) -> Json:
             f"Unknown key(s) in the case: {', '.join(map(repr, unknown))}; "
             f"the keys are {', '.join(_CASE_KEYS)}"
         )
-    if "variant" not in case:
-        raise EngineError("The case has no variant")
-    if "rules_version" in case and case["rules_version"] is None:
-        raise EngineError("The case's rules_version must be a whole number, or left out")
-    variant = get_variant(case["variant"], case.get("rules_version"))
-    if "options" in case and not isinstance(case["options"], Mapping):
-        raise EngineError("The case's options must be an object")
-    options = variant.normalize_options(case.get("options"))
     moves = case.get("moves")
     if not isinstance(moves, list) or not all(isinstance(move, str) for move in moves):
         raise EngineError("The case's moves must be a list of strings")
-    if ("deck" in case) == ("seed" in case):
-        raise EngineError("The case must give either a deck or a seed, not both or neither")
-    deck = case["deck"] if "deck" in case else shuffled_deck(case["seed"])
-    state = variant.deal(deck, options)
+    variant, state = deal_of_case(case)
 
     error = None
     applied = 0
@@ -69,3 +58,20 @@ def replay(case: Mapping[str, Any]) -> Json:
         public=variant.public_view(state),
     )
     return result
+
+
+def deal_of_case(case: Mapping[str, Any]) -> tuple[Variant[Any], Any]:
+    """The variant (under the case's rules version) and the starting state of a case's
+    deal; EngineError naming what is wrong. The solve command reads its cases with it."""
+    if "variant" not in case:
+        raise EngineError("The case has no variant")
+    if "rules_version" in case and case["rules_version"] is None:
+        raise EngineError("The case's rules_version must be a whole number, or left out")
+    variant = get_variant(case["variant"], case.get("rules_version"))
+    if "options" in case and not isinstance(case["options"], Mapping):
+        raise EngineError("The case's options must be an object")
+    options = variant.normalize_options(case.get("options"))
+    if ("deck" in case) == ("seed" in case):
+        raise EngineError("The case must give either a deck or a seed, not both or neither")
+    deck = case["deck"] if "deck" in case else shuffled_deck(case["seed"])
+    return variant, variant.deal(deck, options)

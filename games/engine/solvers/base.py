@@ -1,0 +1,124 @@
+"""What every solver answers, and the interface each game's solver implements.
+
+A solver works on the full state, hidden cards included: it is for the server (certified
+deals, the winnable pool, proofs of loss), never for a player's eyes. Hints use it on
+arrangements of the unseen cards that the public view allows (hints.py), not on the real
+one.
+"""
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass
+from time import perf_counter
+from typing import ClassVar, Generic, TypeVar
+
+from ..errors import EngineError
+from ..notation import Move, format_move
+from ..variant import Json, Variant
+
+WON = "won"
+LOST = "lost"
+UNKNOWN = "unknown"
+VERDICTS = (WON, LOST, UNKNOWN)
+
+StateT = TypeVar("StateT")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Solution:
+    """A solver's answer for one state."""
+
+    verdict: str
+    """``won`` (``moves`` wins), ``lost`` (every reachable position was searched and
+    none wins) or ``unknown`` (the budget ran out first)."""
+    moves: tuple[str, ...] = ()
+    """The winning line in the notation, from the state solved; empty unless won."""
+    nodes: int
+    """Positions the search expanded: its effort, the same on every machine."""
+    ms: int
+    """Wall-clock milliseconds the search took."""
+    native: bool = False
+    """Whether the compiled search core answered (section "Two paths", docs/solvers.md)."""
+
+    def as_json(self) -> Json:
+        return {
+            "verdict": self.verdict,
+            "moves": list(self.moves),
+            "nodes": self.nodes,
+            "ms": self.ms,
+        }
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Budget:
+    """When a search gives up: after ``ms`` milliseconds or ``nodes`` expanded
+    positions, whichever comes first; None is no limit of that kind."""
+
+    ms: int | None = None
+    nodes: int | None = None
+
+    def __post_init__(self) -> None:
+        for name, value in (("ms", self.ms), ("nodes", self.nodes)):
+            if value is not None and (
+                not isinstance(value, int) or isinstance(value, bool) or value < 1
+            ):
+                raise EngineError(
+                    f"A solver budget's {name} is a whole number from 1 up, not {value!r}"
+                )
+
+    def deadline(self, started: float) -> float | None:
+        """The perf_counter() value at which the search must stop, or None."""
+        return None if self.ms is None else started + self.ms / 1000
+
+
+class Solver(ABC, Generic[StateT]):
+    """The solver of one variant (all its options and rules versions that it knows).
+
+    A subclass sets ``variant_key`` and implements ``search``; it may also offer a
+    compiled core (``native_search``), which must give the same verdicts and only
+    lines that replay to a win."""
+
+    variant_key: ClassVar[str]
+
+    @abstractmethod
+    def search(self, variant: Variant[StateT], state: StateT, budget: Budget) -> Solution:
+        """The pure-Python search."""
+
+    def native_available(self) -> bool:
+        """Whether the compiled core of this solver is built and loadable here."""
+        return False
+
+    def native_search(self, variant: Variant[StateT], state: StateT, budget: Budget) -> Solution:
+        """The compiled search; only called when ``native_available()``."""
+        raise EngineError(f"The {variant.name} solver has no compiled core")
+
+    def solve(
+        self,
+        variant: Variant[StateT],
+        state: StateT,
+        *,
+        budget: Budget | None = None,
+        native: bool | None = None,
+    ) -> Solution:
+        """Solve ``state``: with the compiled core when it is available and ``native`` is
+        not False, else in pure Python. ``native=True`` demands the core (EngineError when
+        it is not built)."""
+        budget = budget or Budget()
+        if native is None:
+            native = self.native_available()
+        if native and not self.native_available():
+            raise EngineError(f"The compiled {variant.name} solver is not built on this machine")
+        return (
+            self.native_search(variant, state, budget)
+            if native
+            else self.search(variant, state, budget)
+        )
+
+
+def elapsed_ms(started: float) -> int:
+    return int((perf_counter() - started) * 1000)
+
+
+def moves_text(moves: Sequence[Move | str]) -> tuple[str, ...]:
+    """Moves as notation text, whether they came as Move objects or text already."""
+    return tuple(move if isinstance(move, str) else format_move(move) for move in moves)
