@@ -79,6 +79,13 @@ class Solver(ABC, Generic[StateT]):
     lines that replay to a win."""
 
     variant_key: ClassVar[str]
+    difficulty_bounds: ClassVar[tuple[int, int, int, int]] = (1_000, 10_000, 100_000, 1_000_000)
+    """Nodes at which a won deal's difficulty goes from band 1 (easy) to 2, 2 to 3, 3 to
+    4 and 4 to 5 (hardest): each solver sets its own from its benchmark's spread."""
+
+    def difficulty(self, solution: Solution) -> int:
+        """1 (easy) to 5 (hardest), from the effort the search needed."""
+        return 1 + sum(solution.nodes >= bound for bound in self.difficulty_bounds)
 
     @abstractmethod
     def search(self, variant: Variant[StateT], state: StateT, budget: Budget) -> Solution:
