@@ -1,0 +1,128 @@
+"""The Steps solver, for every option set (draw 1 or 3, 0 to 4 reserve slots, 0 to 99
+recycles, retrieval on or off): a depth-first search over every reachable position with
+a transposition table of canonical positions, safe automatic foundation moves, dominance
+pruning, best-first move ordering and talon macro moves (steps_search.py), in pure
+Python or in the compiled core (native/steps.c, the same search step for step) when it
+is built.
+
+Works from any state, a deal or a game in progress: won with a line of moves in the
+notation that wins when played from the state (a winnable position is never lost, so the
+line never passes through a Stagnation Lockout), lost when every position reachable from
+it was expanded and none wins (the recycles are bounded, so the space is finite),
+unknown when the budget ran out first.
+"""
+
+from collections.abc import Callable, Sequence
+from time import perf_counter
+from typing import ClassVar
+
+from ..cards import RANK_VALUE, SUIT_INDEX
+from ..steps import StepsState
+from ..variant import Variant
+from .base import LOST, UNKNOWN, WON, Budget, Solution, Solver, elapsed_ms
+from .registry import register_solver
+from .steps_search import LOST as SEARCH_LOST
+from .steps_search import RUN, MoveT, Position, Rules, apply, search, settle
+from .steps_search import WON as SEARCH_WON
+
+NativeSearch = Callable[..., tuple[int, list[MoveT], int]]
+
+try:
+    from . import _steps_native  # type: ignore[attr-defined]
+
+    _native_search: NativeSearch | None = _steps_native.search
+except ImportError:  # not built here: the pure-Python search answers
+    _native_search = None
+
+_VERDICTS = {SEARCH_WON: WON, SEARCH_LOST: LOST}
+
+
+def card_number(card: str) -> int:
+    return SUIT_INDEX[card] * RUN + RANK_VALUE[card] - 1
+
+
+def _cards(cards: Sequence[str]) -> tuple[int, ...]:
+    return tuple(card_number(card) for card in cards)
+
+
+def encode(state: StepsState) -> tuple[Rules, Position, list[str]]:
+    """The search's rules and settled position for a state, with the safe foundation
+    moves made to settle it (the first moves of any line)."""
+    options = state.options
+    rules = Rules(options.draw, options.buffers, options.recycles, options.retrieval)
+    down = [_cards(pile.down) for pile in state.tableau]
+    up = [_cards(pile.up) for pile in state.tableau]
+    found = list(state.foundations)
+    slots = [-1 if card is None else card_number(card) for card in state.reserves]
+    # The stock's last card is drawn first.
+    talon = _cards(state.waste) + _cards(state.stock[::-1])
+    texts: list[str] = []
+    talon, waste = settle(rules, down, up, found, slots, talon, len(state.waste), texts)
+    position = (tuple(down), tuple(up), tuple(found), talon, waste, state.recycles, tuple(slots))
+    return rules, position, texts
+
+
+def line_text(rules: Rules, position: Position, line: Sequence[MoveT]) -> tuple[str, ...]:
+    """The search's moves as the notation's moves (draws, recycles and safe foundation
+    moves written out)."""
+    texts: list[str] = []
+    for move in line:
+        position, made = apply(rules, position, tuple(move))  # type: ignore[arg-type]
+        texts += made
+    return tuple(texts)
+
+
+@register_solver
+class StepsSolver(Solver[StepsState]):
+    variant_key = "steps"
+    difficulty_bounds: ClassVar[tuple[int, int, int, int]] = (200, 2_000, 20_000, 200_000)
+
+    def search(self, variant: Variant[StepsState], state: StepsState, budget: Budget) -> Solution:
+        started = perf_counter()
+        rules, position, settling = encode(state)
+        verdict, line, nodes = search(
+            rules, position, max_nodes=budget.nodes, deadline=budget.deadline(started)
+        )
+        return self._solution(verdict, rules, position, settling, line, nodes, started, False)
+
+    def native_available(self) -> bool:
+        return _native_search is not None
+
+    def native_search(
+        self, variant: Variant[StepsState], state: StepsState, budget: Budget
+    ) -> Solution:
+        if _native_search is None:
+            return super().native_search(variant, state, budget)
+        started = perf_counter()
+        rules, position, settling = encode(state)
+        down, up, found, talon, waste, recycles, slots = position
+        verdict, line, nodes = _native_search(
+            (rules.draw, rules.buffers, rules.recycles, int(rules.retrieval)),
+            [list(cards) for cards in down],
+            [list(cards) for cards in up],
+            list(found),
+            list(talon),
+            waste,
+            recycles,
+            list(slots),
+            budget.nodes or 0,
+            budget.ms or 0,
+        )
+        return self._solution(verdict, rules, position, settling, line, nodes, started, True)
+
+    @staticmethod
+    def _solution(
+        verdict: int,
+        rules: Rules,
+        position: Position,
+        settling: list[str],
+        line: Sequence[MoveT],
+        nodes: int,
+        started: float,
+        native: bool,
+    ) -> Solution:
+        result = _VERDICTS.get(verdict, UNKNOWN)
+        moves = (*settling, *line_text(rules, position, line)) if result == WON else ()
+        return Solution(
+            verdict=result, moves=moves, nodes=nodes, ms=elapsed_ms(started), native=native
+        )
