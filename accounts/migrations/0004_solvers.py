@@ -4,15 +4,18 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('accounts', '0003_profile_looks'),
+        ("accounts", "0003_profile_looks"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='profile',
-            name='winnable_only',
-            field=models.JSONField(blank=True, default=list, help_text='The games (keys) whose new casual deals come from the certified pool.'),
+            model_name="profile",
+            name="winnable_only",
+            field=models.JSONField(
+                blank=True,
+                default=list,
+                help_text="The games (keys) whose new casual deals come from the certified pool.",
+            ),
         ),
     ]

@@ -4,34 +4,58 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0007_game_in_figures'),
+        ("games", "0007_game_in_figures"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='game',
-            name='hints_used',
-            field=models.PositiveIntegerField(default=0, help_text='How many hints the player asked for (games.services.game_hint).'),
+            model_name="game",
+            name="hints_used",
+            field=models.PositiveIntegerField(
+                default=0,
+                help_text="How many hints the player asked for (games.services.game_hint).",
+            ),
         ),
         migrations.CreateModel(
-            name='CertifiedSeed',
+            name="CertifiedSeed",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('variant', models.CharField(max_length=20)),
-                ('rules_version', models.PositiveSmallIntegerField()),
-                ('options', models.JSONField(blank=True, default=dict)),
-                ('options_key', models.CharField(help_text='The options as canonical JSON: what the pool is keyed by.', max_length=200)),
-                ('seed', models.CharField(max_length=64, unique=True)),
-                ('par', models.PositiveIntegerField(help_text="The length of the solver's winning line.")),
-                ('solve_ms', models.PositiveIntegerField()),
-                ('nodes', models.PositiveBigIntegerField()),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('dealt_at', models.DateTimeField(blank=True, null=True)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("variant", models.CharField(max_length=20)),
+                ("rules_version", models.PositiveSmallIntegerField()),
+                ("options", models.JSONField(blank=True, default=dict)),
+                (
+                    "options_key",
+                    models.CharField(
+                        help_text="The options as canonical JSON: what the pool is keyed by.",
+                        max_length=200,
+                    ),
+                ),
+                ("seed", models.CharField(max_length=64, unique=True)),
+                (
+                    "par",
+                    models.PositiveIntegerField(
+                        help_text="The length of the solver's winning line."
+                    ),
+                ),
+                ("solve_ms", models.PositiveIntegerField()),
+                ("nodes", models.PositiveBigIntegerField()),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("dealt_at", models.DateTimeField(blank=True, null=True)),
             ],
             options={
-                'indexes': [models.Index(condition=models.Q(('dealt_at__isnull', True)), fields=['variant', 'rules_version', 'options_key'], name='certified_seed_waiting_idx')],
+                "indexes": [
+                    models.Index(
+                        condition=models.Q(("dealt_at__isnull", True)),
+                        fields=["variant", "rules_version", "options_key"],
+                        name="certified_seed_waiting_idx",
+                    )
+                ],
             },
         ),
     ]

@@ -4,45 +4,59 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('leaderboards', '0006_dailydeal_table'),
+        ("leaderboards", "0006_dailydeal_table"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='dailydeal',
-            name='difficulty',
-            field=models.PositiveSmallIntegerField(blank=True, help_text="1 (easy) to 5 (hardest), from the solver's effort.", null=True),
+            model_name="dailydeal",
+            name="difficulty",
+            field=models.PositiveSmallIntegerField(
+                blank=True,
+                help_text="1 (easy) to 5 (hardest), from the solver's effort.",
+                null=True,
+            ),
         ),
         migrations.AddField(
-            model_name='dailydeal',
-            name='par',
-            field=models.PositiveIntegerField(blank=True, help_text="The length of the solver's winning line.", null=True),
+            model_name="dailydeal",
+            name="par",
+            field=models.PositiveIntegerField(
+                blank=True, help_text="The length of the solver's winning line.", null=True
+            ),
         ),
         migrations.AddField(
-            model_name='dailydeal',
-            name='seeds_tried',
+            model_name="dailydeal",
+            name="seeds_tried",
             field=models.PositiveIntegerField(default=0),
         ),
         migrations.AddField(
-            model_name='dailydeal',
-            name='solve_ms',
+            model_name="dailydeal",
+            name="solve_ms",
             field=models.PositiveIntegerField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='dailydeal',
-            name='solver_line',
+            model_name="dailydeal",
+            name="solver_line",
             field=models.JSONField(blank=True, default=list),
         ),
         migrations.AddField(
-            model_name='dailydeal',
-            name='solver_nodes',
+            model_name="dailydeal",
+            name="solver_nodes",
             field=models.PositiveBigIntegerField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='dailydeal',
-            name='verdict',
-            field=models.CharField(blank=True, choices=[('', 'not certified'), ('won', 'certified winnable'), ('unknown', 'uncertified: the solver found no win within its budget')], default='', max_length=8),
+            model_name="dailydeal",
+            name="verdict",
+            field=models.CharField(
+                blank=True,
+                choices=[
+                    ("", "not certified"),
+                    ("won", "certified winnable"),
+                    ("unknown", "uncertified: the solver found no win within its budget"),
+                ],
+                default="",
+                max_length=8,
+            ),
         ),
     ]
