@@ -276,10 +276,20 @@ typedef struct {
     uint32_t count, mask;
 } Table;
 
+static uint64_t mix64(uint64_t x) {
+    x ^= x >> 30;
+    x *= 0xBF58476D1CE4E5B9ull;
+    x ^= x >> 27;
+    x *= 0x94D049BB133111EBull;
+    return x ^ x >> 31;
+}
+
 static uint32_t hash_of(Key k) {
-    uint64_t h = k.w[0] * 0x9E3779B97F4A7C15ull ^ k.w[1] * 0xC2B2AE3D27D4EB4Full ^
-                 k.w[2] * 0x165667B19E3779F9ull ^ k.w[3] * 0xD6E8FEB86659FD93ull;
-    return (uint32_t)(h ^ h >> 29 ^ h >> 47);
+    uint64_t h = mix64(k.w[0]);
+    h = mix64(h ^ k.w[1]);
+    h = mix64(h ^ k.w[2]);
+    h = mix64(h ^ k.w[3]);
+    return (uint32_t)h;
 }
 
 /* Doubles the table (rehashing every key); 0 when out of memory or at the maximum. */
