@@ -7,6 +7,7 @@ Importing the package registers every game's solver.
 from .base import LOST, UNKNOWN, VERDICTS, WON, Budget, Solution, Solver
 from .case import solve_case
 from .registry import register_solver, solver_for, solvers
+from .klondike import KingsleySolver, KlondikeSolver  # noqa: F401  (registers the solvers)
 from .steps import StepsSolver  # noqa: F401  (registers the solver)
 
 __all__ = [

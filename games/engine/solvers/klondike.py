@@ -1,0 +1,149 @@
+"""The Klondike and Kingsley solvers: one depth-first search over every reachable position
+(klondike_search.py: talon macro moves, a transposition table of canonical positions,
+safe automatic moves, dominance pruning, move ordering), in pure Python or in the
+compiled core (native/klondike.c, the same search step for step) when it is built.
+
+Both games are the same search with two parameters read from the variant's rules for
+the state solved: the cards turned per draw (Klondike 3, Kingsley 1) and whether the waste
+turns back (Klondike: without limit, recycles past the free ones only cost score, which
+does not decide a win; Kingsley: never). Works from any state, a deal or a game in
+progress: won with a line of moves in the notation that wins when played from the state,
+lost when every position reachable from it was expanded and none wins, unknown when the
+budget ran out first.
+"""
+
+from collections.abc import Callable, Sequence
+from time import perf_counter
+from typing import Any, ClassVar
+
+from ..cards import RANK_VALUE, SUIT_INDEX
+from ..errors import EngineError
+from ..klondike_family import KlondikeFamily, KlondikeFamilyState
+from ..variant import Variant
+from .base import LOST, UNKNOWN, WON, Budget, Solution, Solver, elapsed_ms
+from .klondike_search import LOST as SEARCH_LOST
+from .klondike_search import MAX_STATES, RUN, Move, Search, State
+from .klondike_search import WON as SEARCH_WON
+from .registry import register_solver
+
+NativeSearch = Callable[..., tuple[int, list[Move], int]]
+
+try:
+    from . import _klondike_native  # type: ignore[attr-defined]
+
+    _native_search: NativeSearch | None = _klondike_native.search
+except ImportError:  # not built here: the pure-Python search answers
+    _native_search = None
+
+_VERDICTS = {SEARCH_WON: WON, SEARCH_LOST: LOST}
+
+
+def card_number(card: str) -> int:
+    return SUIT_INDEX[card] * RUN + RANK_VALUE[card] - 1
+
+
+def encode(variant: Variant[Any], state: KlondikeFamilyState) -> tuple[Search, State]:
+    """The search (with the deal's face-down cards and the rules' draw count and
+    recycling) and its form of ``state``: the talon is the waste, bottom first, then the
+    stock in drawing order, and the pointer is the waste's size."""
+    if not isinstance(variant, KlondikeFamily):
+        raise EngineError(f"The Klondike solver does not play {variant.name}")
+    downs = tuple(tuple(card_number(card) for card in pile.down) for pile in state.tableau)
+    ups = tuple(tuple(card_number(card) for card in pile.up) for pile in state.tableau)
+    talon = tuple(card_number(card) for card in state.waste + state.stock[::-1])
+    draw = variant.cards_per_draw(state)
+    recycle = variant.recycle_refusal(state) is None
+    search = Search(downs, draw, recycle)
+    root: State = (ups, tuple(map(len, downs)), tuple(state.foundations), talon, len(state.waste))
+    return search, root
+
+
+class KlondikeFamilySolver(Solver[KlondikeFamilyState]):
+    """The search of both games; each subclass names its variant."""
+
+    def search(
+        self, variant: Variant[KlondikeFamilyState], state: KlondikeFamilyState, budget: Budget
+    ) -> Solution:
+        started = perf_counter()
+        search, root = encode(variant, state)
+        if variant.status(state) == LOST:
+            return self._solution(variant, state, SEARCH_LOST, [], 1, started, native=False)
+        verdict, path = search.run(search.auto(root, None), budget.nodes, budget.deadline(started))
+        line = search.line(root, path) if verdict == SEARCH_WON else []
+        return self._solution(variant, state, verdict, line, search.nodes, started, native=False)
+
+    def native_available(self) -> bool:
+        return _native_search is not None
+
+    def native_search(
+        self, variant: Variant[KlondikeFamilyState], state: KlondikeFamilyState, budget: Budget
+    ) -> Solution:
+        if _native_search is None:
+            return super().native_search(variant, state, budget)
+        started = perf_counter()
+        search, root = encode(variant, state)
+        if variant.status(state) == LOST:
+            return self._solution(variant, state, SEARCH_LOST, [], 1, started, native=True)
+        ups, _, found, talon, pointer = root
+        verdict, path, nodes = _native_search(
+            search.downs,
+            ups,
+            found,
+            talon,
+            pointer,
+            search.draw,
+            search.recycle,
+            -1 if budget.nodes is None else budget.nodes,
+            -1 if budget.ms is None else budget.ms,
+            MAX_STATES,
+        )
+        line = (
+            search.line(root, [(kind, a, b, count) for kind, a, b, count in path])
+            if verdict == SEARCH_WON
+            else []
+        )
+        return self._solution(variant, state, verdict, line, nodes, started, native=True)
+
+    def _solution(
+        self,
+        variant: Variant[KlondikeFamilyState],
+        state: KlondikeFamilyState,
+        verdict: int,
+        line: Sequence[str],
+        nodes: int,
+        started: float,
+        *,
+        native: bool,
+    ) -> Solution:
+        if verdict == SEARCH_WON:
+            check_line(variant, state, line)
+        return Solution(
+            verdict=_VERDICTS.get(verdict, UNKNOWN),
+            moves=tuple(line),
+            nodes=nodes,
+            ms=elapsed_ms(started),
+            native=native,
+        )
+
+
+def check_line(
+    variant: Variant[KlondikeFamilyState], state: KlondikeFamilyState, line: Sequence[str]
+) -> None:
+    """Play the line with the rules: it must be legal and end in a win (a search bug
+    otherwise, never a verdict)."""
+    for text in line:
+        state = variant.play(state, text).state
+    if not variant.is_won(state):
+        raise EngineError(f"The {variant.name} solver's line does not win")
+
+
+@register_solver
+class KlondikeSolver(KlondikeFamilySolver):
+    variant_key: ClassVar[str] = "klondike"
+    difficulty_bounds: ClassVar[tuple[int, int, int, int]] = (1_000, 10_000, 100_000, 1_000_000)
+
+
+@register_solver
+class KingsleySolver(KlondikeFamilySolver):
+    variant_key: ClassVar[str] = "kingsley"
+    difficulty_bounds: ClassVar[tuple[int, int, int, int]] = (1_000, 10_000, 100_000, 1_000_000)

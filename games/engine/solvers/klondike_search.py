@@ -1,0 +1,352 @@
+"""The search shared by the Klondike and Kingsley solvers (klondike.py), in pure Python;
+native/klondike.c is the same search step for step (same moves, same order, same
+transposition table), so the two give the same verdicts and, short of the time budget,
+the same node counts.
+
+A depth-first search over every reachable position, with:
+
+- talon macro moves: the stock and the waste are one sequence, the talon, in drawing
+  order (the waste bottom first, then the stock's cards in the order they are drawn) with
+  a pointer (the waste's size). Every card that draws and recycles can bring to the top
+  of the waste is one move ("play the talon card at position q"), expanded into the real
+  ``draw``/``recycle`` moves only in the line. Draws and recycles commute with every
+  other move, so nothing is lost;
+- a transposition table over a canonical position: the piles sorted (a pile with
+  face-down cards is named by where its face-down cards came from, so two such piles are
+  never confused; piles with none are interchangeable), the foundations and the talon
+  pointer; with recycles, every pointer that reaches the same talon cards (a multiple of
+  the draw count, or the end) is one pointer;
+- safe automatic moves to the foundations (an Ace or Two always, another card once both
+  foundations of the other colour hold the rank below: with foundations that never give
+  a card back, nothing can ever be built on it), from the piles, and from the waste's top
+  only when one card is drawn at a time (with three, taking a card out of the talon
+  changes which cards the later draws reach, so it is a choice, not a safe move);
+- dominance pruning, each provably losing nothing: a King-headed pile with nothing under
+  it never moves to an empty pile; a King goes only to the first empty pile; a pile is
+  emptied (its whole face-up run, not headed by a King and with nothing under it, moved
+  onto another pile) only when some King could then move into it with profit; part of a
+  run moves only when the card it uncovers can go to its foundation, or can take the
+  other card of the moved head's rank and colour, which is in play now. (A partial move
+  whose use comes later can be made later, just before its use, in the same line.)
+- move ordering: cards to the foundations, then moves that turn a card up (from the
+  pile with most face-down cards first), then talon cards onto the piles, then the rest;
+- a node budget, a time budget and a cap on the table's size (``MAX_STATES``).
+"""
+
+from collections.abc import Sequence
+from time import perf_counter
+
+PILES = 7
+RUN = 13
+KING = RUN - 1
+CARDS = 4 * RUN
+MAX_STATES = 6_000_000
+"""Positions the table holds at most: the search answers unknown when it is full."""
+TIME_CHECK = 1024
+"""Nodes between two looks at the clock."""
+
+WON, LOST, UNKNOWN = 1, 0, -1
+
+# Moves: (kind, a, b, count)
+TOP_TO_FOUNDATION = 0  # the top card of pile a to its foundation
+TALON_TO_FOUNDATION = 1  # the talon card at position a (1-based) to its foundation
+TALON_TO_PILE = 2  # the talon card at position a onto pile b
+PILE_TO_PILE = 3  # the top ``count`` cards of pile a onto pile b
+
+Move = tuple[int, int, int, int]
+Ups = tuple[tuple[int, ...], ...]
+State = tuple[Ups, tuple[int, ...], tuple[int, ...], tuple[int, ...], int]
+"""(face-up runs, face-down counts, foundation heights, talon, pointer)."""
+
+SUIT = tuple(card // RUN for card in range(CARDS))
+RANK = tuple(card % RUN for card in range(CARDS))
+"""0 for an Ace up to 12 for a King."""
+RED = tuple(SUIT[card] in (1, 2) for card in range(CARDS))
+TWIN = tuple((3 - SUIT[card]) * RUN + RANK[card] for card in range(CARDS))
+"""The other card of the same rank and colour (suits S, H, D, C: S-C and H-D)."""
+OTHER_COLOUR = ((1, 2), (0, 3), (0, 3), (1, 2))
+
+
+def fits(card: int, onto: int) -> bool:
+    return RANK[card] + 1 == RANK[onto] and RED[card] != RED[onto]
+
+
+def is_safe(card: int, found: Sequence[int]) -> bool:
+    rank = RANK[card] + 1
+    first, second = OTHER_COLOUR[SUIT[card]]
+    return rank <= 2 or (found[first] >= rank - 1 and found[second] >= rank - 1)
+
+
+def reachable(pointer: int, length: int, draw: int, recycle: bool) -> list[int]:
+    """The talon positions (1-based: the card ``talon[q - 1]``) that draws, and recycles
+    when allowed, can bring to the top of the waste, the cheapest first."""
+    out = [pointer] if pointer > 0 else []
+    position = pointer + draw
+    while position < length:
+        out.append(position)
+        position += draw
+    if length > pointer:
+        out.append(length)
+    if recycle:
+        position = draw
+        while position < length:
+            if position < pointer or (position - pointer) % draw:
+                out.append(position)
+            position += draw
+    return out
+
+
+def canonical_pointer(pointer: int, length: int, draw: int, recycle: bool) -> int:
+    if recycle and (pointer % draw == 0 or pointer == length):
+        return 0
+    return pointer
+
+
+def draws_to(pointer: int, position: int, length: int, draw: int) -> list[str]:
+    """The real moves that bring talon position ``position`` to the top of the waste."""
+    if position >= pointer and ((position - pointer) % draw == 0 or position == length):
+        return ["draw"] * -(-(position - pointer) // draw)
+    return ["draw"] * -(-(length - pointer) // draw) + ["recycle"] + ["draw"] * -(-position // draw)
+
+
+class Search:
+    """One search: the deal's fixed parts (face-down cards, rules) and the table."""
+
+    def __init__(self, downs: tuple[tuple[int, ...], ...], draw: int, recycle: bool) -> None:
+        self.downs = downs
+        self.draw = draw
+        self.recycle = recycle
+        self.nodes = 0
+
+    # Positions
+
+    def key(self, state: State) -> bytes:
+        ups, downs, found, talon, pointer = state
+        piles = sorted(
+            bytes((index if downs[index] else PILES, downs[index], len(up), *up))
+            for index, up in enumerate(ups)
+        )
+        point = canonical_pointer(pointer, len(talon), self.draw, self.recycle)
+        return b"".join(piles) + bytes((*found, point))
+
+    def is_won(self, state: State) -> bool:
+        """All cards home, or every card face up with the talon empty (then the tops
+        go up one by one: ``finish``)."""
+        _, downs, found, talon, _ = state
+        return sum(found) == CARDS or (not talon and not any(downs))
+
+    @staticmethod
+    def finish(state: State, notes: list[str]) -> None:
+        """The foundation moves that end a game with every card face up and no talon."""
+        ups = [list(up) for up in state[0]]
+        found = list(state[2])
+        while sum(found) < CARDS:
+            for index, up in enumerate(ups):
+                if up and found[SUIT[up[-1]]] == RANK[up[-1]]:
+                    found[SUIT[up.pop()]] += 1
+                    notes.append(f"t{index + 1}-f")
+                    break
+            else:  # a hand-made position with cards missing: cannot happen in play
+                return
+
+    def auto(self, state: State, notes: list[str] | None) -> State:
+        """The state after every safe automatic move (waste top first when drawing one
+        card at a time, then the piles from the left, again until none is left)."""
+        ups, downs, found, talon, pointer = state
+        while True:
+            if self.draw == 1 and pointer > 0:
+                card = talon[pointer - 1]
+                if found[SUIT[card]] == RANK[card] and is_safe(card, found):
+                    found = _raise(found, SUIT[card])
+                    talon = talon[: pointer - 1] + talon[pointer:]
+                    pointer -= 1
+                    if notes is not None:
+                        notes.append("w-f")
+                    continue
+            for index in range(PILES):
+                up = ups[index]
+                if up:
+                    card = up[-1]
+                    if found[SUIT[card]] == RANK[card] and is_safe(card, found):
+                        found = _raise(found, SUIT[card])
+                        ups, downs = self._lift(ups, downs, index, 1)
+                        if notes is not None:
+                            notes.append(f"t{index + 1}-f")
+                        break
+            else:
+                return ups, downs, found, talon, pointer
+
+    def _lift(
+        self, ups: Ups, downs: tuple[int, ...], index: int, count: int
+    ) -> tuple[Ups, tuple[int, ...]]:
+        """Take ``count`` cards off pile ``index``, turning up the card left on top."""
+        rest = ups[index][:-count]
+        if not rest and downs[index]:
+            down = downs[index] - 1
+            rest = (self.downs[index][down],)
+            downs = (*downs[:index], down, *downs[index + 1 :])
+        return (*ups[:index], rest, *ups[index + 1 :]), downs
+
+    def apply(self, state: State, move: Move, notes: list[str] | None = None) -> State:
+        ups, downs, found, talon, pointer = state
+        kind, a, b, count = move
+        if kind == TOP_TO_FOUNDATION:
+            found = _raise(found, SUIT[ups[a][-1]])
+            ups, downs = self._lift(ups, downs, a, 1)
+            if notes is not None:
+                notes.append(f"t{a + 1}-f")
+        elif kind == PILE_TO_PILE:
+            cards = ups[a][-count:]
+            ups, downs = self._lift(ups, downs, a, count)
+            ups = (*ups[:b], ups[b] + cards, *ups[b + 1 :])
+            if notes is not None:
+                notes.append(f"t{a + 1}-t{b + 1}" + (f"/{count}" if count > 1 else ""))
+        else:
+            card = talon[a - 1]
+            if notes is not None:
+                notes.extend(draws_to(pointer, a, len(talon), self.draw))
+            talon = talon[: a - 1] + talon[a:]
+            pointer = a - 1
+            if kind == TALON_TO_FOUNDATION:
+                found = _raise(found, SUIT[card])
+                if notes is not None:
+                    notes.append("w-f")
+            else:
+                ups = (*ups[:b], ups[b] + (card,), *ups[b + 1 :])
+                if notes is not None:
+                    notes.append(f"w-t{b + 1}")
+        return self.auto((ups, downs, found, talon, pointer), notes)
+
+    def moves(self, state: State) -> list[Move]:
+        """Every move the pruning keeps, in the search's order."""
+        ups, downs, found, talon, pointer = state
+        reach = reachable(pointer, len(talon), self.draw, self.recycle)
+        moves: list[Move] = []
+        for index in range(PILES):
+            up = ups[index]
+            if up and found[SUIT[up[-1]]] == RANK[up[-1]]:
+                moves.append((TOP_TO_FOUNDATION, index, 0, 0))
+        for position in reach:
+            card = talon[position - 1]
+            if found[SUIT[card]] == RANK[card]:
+                moves.append((TALON_TO_FOUNDATION, position, 0, 0))
+        empty = -1
+        for index in range(PILES):
+            if not ups[index] and not downs[index]:
+                empty = index
+                break
+        # Whole runs off face-down cards: each turns a card up.
+        for index in sorted(range(PILES), key=lambda pile: (-downs[pile], pile)):
+            up = ups[index]
+            if not downs[index] or not up:
+                continue
+            head = up[0]
+            if RANK[head] == KING:
+                if empty >= 0:
+                    moves.append((PILE_TO_PILE, index, empty, len(up)))
+                continue
+            for target in range(PILES):
+                if target != index and ups[target] and fits(head, ups[target][-1]):
+                    moves.append((PILE_TO_PILE, index, target, len(up)))
+        king_in_talon = False
+        for position in reach:
+            card = talon[position - 1]
+            if RANK[card] == KING:
+                king_in_talon = True
+                if empty >= 0:
+                    moves.append((TALON_TO_PILE, position, empty, 0))
+                continue
+            for target in range(PILES):
+                if ups[target] and fits(card, ups[target][-1]):
+                    moves.append((TALON_TO_PILE, position, target, 0))
+        # Emptying a pile, only when a King could then come into it with profit.
+        if king_in_talon or any(
+            downs[index] and ups[index] and RANK[ups[index][0]] == KING for index in range(PILES)
+        ):
+            for index in range(PILES):
+                up = ups[index]
+                if downs[index] or not up or RANK[up[0]] == KING:
+                    continue
+                for target in range(PILES):
+                    if target != index and ups[target] and fits(up[0], ups[target][-1]):
+                        moves.append((PILE_TO_PILE, index, target, len(up)))
+        # Part of a run: only when the card it uncovers goes home or takes the twin.
+        place = [-1] * CARDS
+        for index in range(PILES):
+            for card in ups[index]:
+                place[card] = index
+        in_reach = {talon[position - 1] for position in reach}
+        for index in range(PILES):
+            up = ups[index]
+            if len(up) < 2:
+                continue
+            bottom = RANK[up[0]]
+            for target in range(PILES):
+                if target == index or not ups[target]:
+                    continue
+                onto = ups[target][-1]
+                depth = bottom - RANK[onto] + 1
+                if depth < 1 or depth >= len(up) or RED[up[depth]] == RED[onto]:
+                    continue
+                uncovered = up[depth - 1]
+                twin = TWIN[up[depth]]
+                if (
+                    found[SUIT[uncovered]] == RANK[uncovered]
+                    or (place[twin] >= 0 and place[twin] != index)
+                    or twin in in_reach
+                ):
+                    moves.append((PILE_TO_PILE, index, target, len(up) - depth))
+        return moves
+
+    # The search
+
+    def run(
+        self, root: State, max_nodes: int | None, deadline: float | None
+    ) -> tuple[int, list[Move]]:
+        """(WON, the moves from the root) or (LOST or UNKNOWN, []). ``root`` must have
+        had its automatic moves made (``auto``)."""
+        self.nodes = 1
+        if self.is_won(root):
+            return WON, []
+        seen = {self.key(root)}
+        states = [root]
+        lists = [self.moves(root)]
+        cursor = [0]
+        while lists:
+            moves = lists[-1]
+            at = cursor[-1]
+            if at == len(moves):
+                lists.pop()
+                cursor.pop()
+                states.pop()
+                continue
+            cursor[-1] = at + 1
+            child = self.apply(states[-1], moves[at])
+            if self.is_won(child):
+                return WON, [lists[depth][cursor[depth] - 1] for depth in range(len(lists))]
+            key = self.key(child)
+            if key in seen:
+                continue
+            if (max_nodes is not None and self.nodes >= max_nodes) or len(seen) >= MAX_STATES:
+                return UNKNOWN, []
+            if deadline is not None and self.nodes % TIME_CHECK == 0 and perf_counter() > deadline:
+                return UNKNOWN, []
+            seen.add(key)
+            self.nodes += 1
+            states.append(child)
+            lists.append(self.moves(child))
+            cursor.append(0)
+        return LOST, []
+
+    def line(self, root: State, path: Sequence[Move]) -> list[str]:
+        """The notation of a won path from ``root`` (before its automatic moves)."""
+        notes: list[str] = []
+        state = self.auto(root, notes)
+        for move in path:
+            state = self.apply(state, move, notes)
+        self.finish(state, notes)
+        return notes
+
+
+def _raise(found: tuple[int, ...], suit: int) -> tuple[int, ...]:
+    return (*found[:suit], found[suit] + 1, *found[suit + 1 :])

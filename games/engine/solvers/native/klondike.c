@@ -1,0 +1,593 @@
+/*
+ * The compiled core of the Klondike and Kingsley solvers: the search of
+ * games/engine/solvers/klondike_search.py step for step (the same moves in the same
+ * order, the same automatic moves, the same canonical positions in the transposition
+ * table, the same node count), only faster. Read that module's docstring for the
+ * techniques; the comments here only say how the C differs in form.
+ *
+ *     search(downs, ups, found, talon, pointer, draw, recycle,
+ *            max_nodes, max_ms, max_states) -> (verdict, path, nodes)
+ *
+ * downs and ups are 7 tuples of card numbers (suit * 13 + rank - 1, suits S H D C),
+ * bottom first; found the 4 foundation heights; talon the waste (bottom first) then the
+ * stock in drawing order; pointer the waste's size; max_nodes and max_ms are -1 for no
+ * limit. verdict is 1 won, 0 lost, -1 unknown; path the won line as (kind, a, b, count)
+ * moves, which the Python side turns into the notation.
+ *
+ * Memory is bounded: the table holds at most max_states positions (then the answer is
+ * unknown), the path at most MAX_DEPTH frames; everything is freed on every exit.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define PILES 7
+#define RUN 13
+#define KING 12
+#define CARDS 52
+#define MAX_MOVES 1024
+#define MAX_DEPTH 200000
+#define TIME_CHECK 1024
+#define MIN_CAPACITY (1u << 16)
+#define MAX_CAPACITY (1u << 23)
+
+enum { TOP_TO_FOUNDATION = 0, TALON_TO_FOUNDATION = 1, TALON_TO_PILE = 2, PILE_TO_PILE = 3 };
+enum { V_WON = 1, V_LOST = 0, V_UNKNOWN = -1 };
+
+typedef struct {
+    uint8_t up[PILES][RUN];
+    uint8_t nup[PILES];
+    uint8_t ndown[PILES];
+    uint8_t found[4];
+    uint8_t talon[CARDS];
+    uint8_t ntalon;
+    uint8_t pointer;
+} State;
+
+typedef struct {
+    uint8_t kind, a, b, count;
+} Move;
+
+typedef struct {
+    uint64_t w[4];
+} Key;
+
+typedef struct {
+    Key *slots;
+    size_t capacity;
+    size_t count;
+} Table;
+
+typedef struct {
+    State state;
+    size_t first; /* index of its first move in the shared move stack */
+    int count;
+    int cursor;
+} Frame;
+
+typedef struct {
+    uint8_t downs[PILES][CARDS];
+    int draw;
+    int recycle;
+} Deal;
+
+static int suit_of(int card) { return card / RUN; }
+static int rank_of(int card) { return card % RUN; }
+static int is_red(int card) { return suit_of(card) == 1 || suit_of(card) == 2; }
+static int twin_of(int card) { return (3 - suit_of(card)) * RUN + rank_of(card); }
+
+static int fits(int card, int onto) {
+    return rank_of(card) + 1 == rank_of(onto) && is_red(card) != is_red(onto);
+}
+
+static int is_safe(int card, const uint8_t *found) {
+    int rank = rank_of(card) + 1;
+    int first, second;
+    if (suit_of(card) == 0 || suit_of(card) == 3) {
+        first = 1;
+        second = 2;
+    } else {
+        first = 0;
+        second = 3;
+    }
+    return rank <= 2 || (found[first] >= rank - 1 && found[second] >= rank - 1);
+}
+
+static int goes_home(int card, const uint8_t *found) { return found[suit_of(card)] == rank_of(card); }
+
+static int reachable(int pointer, int length, int draw, int recycle, int *out) {
+    int n = 0;
+    if (pointer > 0) out[n++] = pointer;
+    int position = pointer + draw;
+    while (position < length) {
+        out[n++] = position;
+        position += draw;
+    }
+    if (length > pointer) out[n++] = length;
+    if (recycle) {
+        position = draw;
+        while (position < length) {
+            if (position < pointer || (position - pointer) % draw) out[n++] = position;
+            position += draw;
+        }
+    }
+    return n;
+}
+
+static int canonical_pointer(int pointer, int length, int draw, int recycle) {
+    if (recycle && (pointer % draw == 0 || pointer == length)) return 0;
+    return pointer;
+}
+
+/* Positions */
+
+static uint32_t pile_word(const State *s, int index) {
+    uint32_t down = s->ndown[index];
+    uint32_t length = s->nup[index];
+    uint32_t word = (down << 25) | ((down ? (uint32_t)index : 0u) << 22) | (length << 18);
+    if (length) {
+        word |= (uint32_t)s->up[index][0] << 12;
+        for (uint32_t t = 1; t < length; t++)
+            if (suit_of(s->up[index][t]) >= 2) word |= 1u << (t - 1);
+    }
+    return word;
+}
+
+static Key key_of(const Deal *deal, const State *s) {
+    uint32_t words[PILES];
+    for (int i = 0; i < PILES; i++) {
+        uint32_t word = pile_word(s, i);
+        int j = i;
+        while (j > 0 && words[j - 1] > word) {
+            words[j] = words[j - 1];
+            j--;
+        }
+        words[j] = word;
+    }
+    Key key;
+    key.w[0] = (uint64_t)words[0] | ((uint64_t)words[1] << 32);
+    key.w[1] = (uint64_t)words[2] | ((uint64_t)words[3] << 32);
+    key.w[2] = (uint64_t)words[4] | ((uint64_t)words[5] << 32);
+    uint64_t found = (uint64_t)s->found[0] | ((uint64_t)s->found[1] << 4) |
+                     ((uint64_t)s->found[2] << 8) | ((uint64_t)s->found[3] << 12);
+    uint64_t point = (uint64_t)canonical_pointer(s->pointer, s->ntalon, deal->draw, deal->recycle);
+    key.w[3] = (uint64_t)words[6] | (found << 32) | (point << 48) | (1ull << 63);
+    return key;
+}
+
+static uint64_t hash_of(const Key *key) {
+    uint64_t h = 0x9e3779b97f4a7c15ull;
+    for (int i = 0; i < 4; i++) {
+        h ^= key->w[i];
+        h *= 0xbf58476d1ce4e5b9ull;
+        h ^= h >> 31;
+    }
+    return h;
+}
+
+static int keys_equal(const Key *a, const Key *b) {
+    return a->w[0] == b->w[0] && a->w[1] == b->w[1] && a->w[2] == b->w[2] && a->w[3] == b->w[3];
+}
+
+static int table_grow(Table *table) {
+    size_t capacity = table->capacity ? table->capacity * 2 : MIN_CAPACITY;
+    Key *slots = calloc(capacity, sizeof(Key));
+    if (!slots) return 0;
+    for (size_t i = 0; i < table->capacity; i++) {
+        Key *old = &table->slots[i];
+        if (!old->w[3]) continue;
+        size_t at = hash_of(old) & (capacity - 1);
+        while (slots[at].w[3]) at = (at + 1) & (capacity - 1);
+        slots[at] = *old;
+    }
+    free(table->slots);
+    table->slots = slots;
+    table->capacity = capacity;
+    return 1;
+}
+
+/* 1 when the key was there, 0 when it was not (and is now, unless insert is 0). */
+static int table_has(Table *table, const Key *key, int insert) {
+    size_t at = hash_of(key) & (table->capacity - 1);
+    while (table->slots[at].w[3]) {
+        if (keys_equal(&table->slots[at], key)) return 1;
+        at = (at + 1) & (table->capacity - 1);
+    }
+    if (insert) {
+        table->slots[at] = *key;
+        table->count++;
+    }
+    return 0;
+}
+
+/* Moves */
+
+static int is_won(const State *s) {
+    if (s->found[0] + s->found[1] + s->found[2] + s->found[3] == CARDS) return 1;
+    if (s->ntalon) return 0;
+    for (int i = 0; i < PILES; i++)
+        if (s->ndown[i]) return 0;
+    return 1;
+}
+
+static void lift(const Deal *deal, State *s, int index, int count) {
+    s->nup[index] = (uint8_t)(s->nup[index] - count);
+    if (!s->nup[index] && s->ndown[index]) {
+        s->ndown[index]--;
+        s->up[index][0] = deal->downs[index][s->ndown[index]];
+        s->nup[index] = 1;
+    }
+}
+
+static void take_talon(State *s, int position) {
+    memmove(&s->talon[position - 1], &s->talon[position], (size_t)(s->ntalon - position));
+    s->ntalon--;
+    s->pointer = (uint8_t)(position - 1);
+}
+
+static void automatic(const Deal *deal, State *s) {
+again:
+    if (deal->draw == 1 && s->pointer > 0) {
+        int card = s->talon[s->pointer - 1];
+        if (goes_home(card, s->found) && is_safe(card, s->found)) {
+            s->found[suit_of(card)]++;
+            take_talon(s, s->pointer);
+            goto again;
+        }
+    }
+    for (int i = 0; i < PILES; i++) {
+        if (!s->nup[i]) continue;
+        int card = s->up[i][s->nup[i] - 1];
+        if (goes_home(card, s->found) && is_safe(card, s->found)) {
+            s->found[suit_of(card)]++;
+            lift(deal, s, i, 1);
+            goto again;
+        }
+    }
+}
+
+static void apply(const Deal *deal, const State *from, Move m, State *to) {
+    *to = *from;
+    if (m.kind == TOP_TO_FOUNDATION) {
+        to->found[suit_of(to->up[m.a][to->nup[m.a] - 1])]++;
+        lift(deal, to, m.a, 1);
+    } else if (m.kind == PILE_TO_PILE) {
+        int start = to->nup[m.a] - m.count;
+        memcpy(&to->up[m.b][to->nup[m.b]], &to->up[m.a][start], m.count);
+        to->nup[m.b] = (uint8_t)(to->nup[m.b] + m.count);
+        lift(deal, to, m.a, m.count);
+    } else {
+        int card = to->talon[m.a - 1];
+        take_talon(to, m.a);
+        if (m.kind == TALON_TO_FOUNDATION)
+            to->found[suit_of(card)]++;
+        else
+            to->up[m.b][to->nup[m.b]++] = (uint8_t)card;
+    }
+    automatic(deal, to);
+}
+
+static void add(Move *out, int *n, int kind, int a, int b, int count) {
+    Move m = {(uint8_t)kind, (uint8_t)a, (uint8_t)b, (uint8_t)count};
+    out[(*n)++] = m;
+}
+
+static int top_of(const State *s, int i) { return s->up[i][s->nup[i] - 1]; }
+
+static int generate(const Deal *deal, const State *s, Move *out) {
+    int reach[2 * CARDS + 2];
+    int nreach = reachable(s->pointer, s->ntalon, deal->draw, deal->recycle, reach);
+    int n = 0;
+    for (int i = 0; i < PILES; i++)
+        if (s->nup[i] && goes_home(top_of(s, i), s->found)) add(out, &n, TOP_TO_FOUNDATION, i, 0, 0);
+    for (int r = 0; r < nreach; r++)
+        if (goes_home(s->talon[reach[r] - 1], s->found))
+            add(out, &n, TALON_TO_FOUNDATION, reach[r], 0, 0);
+    int empty = -1;
+    for (int i = 0; i < PILES; i++)
+        if (!s->nup[i] && !s->ndown[i]) {
+            empty = i;
+            break;
+        }
+    /* Whole runs off face-down cards, the pile with most face-down cards first. */
+    int order[PILES];
+    for (int i = 0; i < PILES; i++) {
+        int j = i;
+        while (j > 0 && s->ndown[order[j - 1]] < s->ndown[i]) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = i;
+    }
+    for (int o = 0; o < PILES; o++) {
+        int i = order[o];
+        if (!s->ndown[i] || !s->nup[i]) continue;
+        int head = s->up[i][0];
+        if (rank_of(head) == KING) {
+            if (empty >= 0) add(out, &n, PILE_TO_PILE, i, empty, s->nup[i]);
+            continue;
+        }
+        for (int t = 0; t < PILES; t++)
+            if (t != i && s->nup[t] && fits(head, top_of(s, t)))
+                add(out, &n, PILE_TO_PILE, i, t, s->nup[i]);
+    }
+    int king_in_talon = 0;
+    for (int r = 0; r < nreach; r++) {
+        int card = s->talon[reach[r] - 1];
+        if (rank_of(card) == KING) {
+            king_in_talon = 1;
+            if (empty >= 0) add(out, &n, TALON_TO_PILE, reach[r], empty, 0);
+            continue;
+        }
+        for (int t = 0; t < PILES; t++)
+            if (s->nup[t] && fits(card, top_of(s, t))) add(out, &n, TALON_TO_PILE, reach[r], t, 0);
+    }
+    int king_ready = king_in_talon;
+    for (int i = 0; i < PILES && !king_ready; i++)
+        if (s->ndown[i] && s->nup[i] && rank_of(s->up[i][0]) == KING) king_ready = 1;
+    if (king_ready) {
+        for (int i = 0; i < PILES; i++) {
+            if (s->ndown[i] || !s->nup[i] || rank_of(s->up[i][0]) == KING) continue;
+            for (int t = 0; t < PILES; t++)
+                if (t != i && s->nup[t] && fits(s->up[i][0], top_of(s, t)))
+                    add(out, &n, PILE_TO_PILE, i, t, s->nup[i]);
+        }
+    }
+    int place[CARDS];
+    uint8_t in_reach[CARDS];
+    for (int c = 0; c < CARDS; c++) {
+        place[c] = -1;
+        in_reach[c] = 0;
+    }
+    for (int i = 0; i < PILES; i++)
+        for (int u = 0; u < s->nup[i]; u++) place[s->up[i][u]] = i;
+    for (int r = 0; r < nreach; r++) in_reach[s->talon[reach[r] - 1]] = 1;
+    for (int i = 0; i < PILES; i++) {
+        int length = s->nup[i];
+        if (length < 2) continue;
+        int bottom = rank_of(s->up[i][0]);
+        for (int t = 0; t < PILES; t++) {
+            if (t == i || !s->nup[t]) continue;
+            int onto = top_of(s, t);
+            int depth = bottom - rank_of(onto) + 1;
+            if (depth < 1 || depth >= length || is_red(s->up[i][depth]) == is_red(onto)) continue;
+            int uncovered = s->up[i][depth - 1];
+            int twin = twin_of(s->up[i][depth]);
+            if (goes_home(uncovered, s->found) || (place[twin] >= 0 && place[twin] != i) ||
+                in_reach[twin])
+                add(out, &n, PILE_TO_PILE, i, t, length - depth);
+        }
+    }
+    return n;
+}
+
+/* The search */
+
+static double now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
+}
+
+typedef struct {
+    Frame *frames;
+    size_t depth, frames_capacity;
+    Move *moves;
+    size_t nmoves, moves_capacity;
+    Table table;
+} Work;
+
+static void work_free(Work *w) {
+    free(w->frames);
+    free(w->moves);
+    free(w->table.slots);
+}
+
+/* Push a frame for state s with its moves; 0 when memory ran out. */
+static int push(Work *w, const Deal *deal, const State *s) {
+    if (w->depth == w->frames_capacity) {
+        size_t capacity = w->frames_capacity ? w->frames_capacity * 2 : 256;
+        Frame *frames = realloc(w->frames, capacity * sizeof(Frame));
+        if (!frames) return 0;
+        w->frames = frames;
+        w->frames_capacity = capacity;
+    }
+    if (w->nmoves + MAX_MOVES > w->moves_capacity) {
+        size_t capacity = w->moves_capacity ? w->moves_capacity * 2 : 65536;
+        while (capacity < w->nmoves + MAX_MOVES) capacity *= 2;
+        Move *moves = realloc(w->moves, capacity * sizeof(Move));
+        if (!moves) return 0;
+        w->moves = moves;
+        w->moves_capacity = capacity;
+    }
+    Frame *f = &w->frames[w->depth++];
+    f->state = *s;
+    f->first = w->nmoves;
+    f->count = generate(deal, s, &w->moves[w->nmoves]);
+    f->cursor = 0;
+    w->nmoves += (size_t)f->count;
+    return 1;
+}
+
+static int run(const Deal *deal, const State *root, long long max_nodes, long long max_ms,
+               long long max_states, Work *w, long long *nodes) {
+    double deadline = max_ms >= 0 ? now_ms() + (double)max_ms : 0.0;
+    *nodes = 1;
+    if (is_won(root)) return V_WON;
+    if (!table_grow(&w->table)) return V_UNKNOWN;
+    Key key = key_of(deal, root);
+    table_has(&w->table, &key, 1);
+    if (!push(w, deal, root)) return V_UNKNOWN;
+    State child;
+    while (w->depth) {
+        Frame *f = &w->frames[w->depth - 1];
+        if (f->cursor == f->count) {
+            w->nmoves = f->first;
+            w->depth--;
+            continue;
+        }
+        Move m = w->moves[f->first + (size_t)f->cursor++];
+        apply(deal, &f->state, m, &child);
+        if (is_won(&child)) return V_WON;
+        key = key_of(deal, &child);
+        if (table_has(&w->table, &key, 0)) continue;
+        if ((max_nodes >= 0 && *nodes >= max_nodes) || (long long)w->table.count >= max_states)
+            return V_UNKNOWN;
+        if (max_ms >= 0 && *nodes % TIME_CHECK == 0 && now_ms() > deadline) return V_UNKNOWN;
+        if (w->table.count * 4 >= w->table.capacity * 3 ||
+            (w->table.count * 2 >= w->table.capacity && w->table.capacity < MAX_CAPACITY)) {
+            if (w->table.capacity >= MAX_CAPACITY || !table_grow(&w->table)) return V_UNKNOWN;
+        }
+        table_has(&w->table, &key, 1);
+        (*nodes)++;
+        if (w->depth >= MAX_DEPTH || !push(w, deal, &child)) return V_UNKNOWN;
+    }
+    return V_LOST;
+}
+
+/* Reading the arguments */
+
+static int read_cards(PyObject *seq, uint8_t *out, Py_ssize_t limit, const char *what) {
+    PyObject *fast = PySequence_Fast(seq, what);
+    if (!fast) return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    if (n > limit) {
+        Py_DECREF(fast);
+        PyErr_Format(PyExc_ValueError, "%s: too many cards", what);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long card = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (card == -1 && PyErr_Occurred()) {
+            Py_DECREF(fast);
+            return -1;
+        }
+        if (card < 0 || card >= CARDS) {
+            Py_DECREF(fast);
+            PyErr_Format(PyExc_ValueError, "%s: a card number is 0 to 51", what);
+            return -1;
+        }
+        out[i] = (uint8_t)card;
+    }
+    Py_DECREF(fast);
+    return (int)n;
+}
+
+static int read_piles(PyObject *seq, uint8_t rows[PILES][CARDS], uint8_t *lengths, Py_ssize_t limit,
+                      const char *what) {
+    PyObject *fast = PySequence_Fast(seq, what);
+    if (!fast) return 0;
+    if (PySequence_Fast_GET_SIZE(fast) != PILES) {
+        Py_DECREF(fast);
+        PyErr_Format(PyExc_ValueError, "%s: 7 piles", what);
+        return 0;
+    }
+    for (int i = 0; i < PILES; i++) {
+        int n = read_cards(PySequence_Fast_GET_ITEM(fast, i), rows[i], limit, what);
+        if (n < 0) {
+            Py_DECREF(fast);
+            return 0;
+        }
+        lengths[i] = (uint8_t)n;
+    }
+    Py_DECREF(fast);
+    return 1;
+}
+
+static PyObject *search(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *downs_arg, *ups_arg, *found_arg, *talon_arg;
+    int pointer, draw, recycle;
+    long long max_nodes, max_ms, max_states;
+    if (!PyArg_ParseTuple(args, "OOOOiipLLL", &downs_arg, &ups_arg, &found_arg, &talon_arg,
+                          &pointer, &draw, &recycle, &max_nodes, &max_ms, &max_states))
+        return NULL;
+    Deal deal;
+    State root;
+    memset(&deal, 0, sizeof deal);
+    memset(&root, 0, sizeof root);
+    uint8_t ups[PILES][CARDS];
+    uint8_t nups[PILES];
+    if (!read_piles(downs_arg, deal.downs, root.ndown, CARDS, "downs")) return NULL;
+    if (!read_piles(ups_arg, ups, nups, RUN, "ups")) return NULL;
+    for (int i = 0; i < PILES; i++) {
+        memcpy(root.up[i], ups[i], nups[i]);
+        root.nup[i] = nups[i];
+    }
+    uint8_t found[CARDS];
+    if (read_cards(found_arg, found, 4, "found") != 4) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "found: 4 heights");
+        return NULL;
+    }
+    for (int i = 0; i < 4; i++) {
+        if (found[i] > RUN) {
+            PyErr_SetString(PyExc_ValueError, "found: heights are 0 to 13");
+            return NULL;
+        }
+        root.found[i] = found[i];
+    }
+    int ntalon = read_cards(talon_arg, root.talon, CARDS, "talon");
+    if (ntalon < 0) return NULL;
+    root.ntalon = (uint8_t)ntalon;
+    if (pointer < 0 || pointer > ntalon || draw < 1 || draw > CARDS) {
+        PyErr_SetString(PyExc_ValueError, "pointer or draw out of range");
+        return NULL;
+    }
+    root.pointer = (uint8_t)pointer;
+    deal.draw = draw;
+    deal.recycle = recycle;
+    if (max_states < 1 || max_states > (long long)(MAX_CAPACITY / 4 * 3)) {
+        PyErr_SetString(PyExc_ValueError, "max_states out of range");
+        return NULL;
+    }
+
+    Work w;
+    memset(&w, 0, sizeof w);
+    long long nodes = 0;
+    int verdict;
+    Py_BEGIN_ALLOW_THREADS
+    automatic(&deal, &root);
+    verdict = run(&deal, &root, max_nodes, max_ms, max_states, &w, &nodes);
+    Py_END_ALLOW_THREADS
+
+    PyObject *path = PyList_New(0);
+    if (!path) {
+        work_free(&w);
+        return NULL;
+    }
+    if (verdict == V_WON) {
+        for (size_t d = 0; d < w.depth; d++) {
+            const Frame *f = &w.frames[d];
+            Move m = w.moves[f->first + (size_t)f->cursor - 1];
+            PyObject *item = Py_BuildValue("(iiii)", m.kind, m.a, m.b, m.count);
+            if (!item || PyList_Append(path, item) < 0) {
+                Py_XDECREF(item);
+                Py_DECREF(path);
+                work_free(&w);
+                return NULL;
+            }
+            Py_DECREF(item);
+        }
+    }
+    work_free(&w);
+    return Py_BuildValue("(iNL)", verdict, path, nodes);
+}
+
+static PyMethodDef methods[] = {
+    {"search", search, METH_VARARGS,
+     "search(downs, ups, found, talon, pointer, draw, recycle, max_nodes, max_ms, max_states)"
+     " -> (verdict, path, nodes)"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_klondike_native",
+    "The compiled search core of the Klondike and Kingsley solvers.", -1, methods,
+    NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__klondike_native(void) { return PyModule_Create(&module); }
