@@ -1,4 +1,4 @@
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from allauth.account.forms import SignupForm
 from django import forms
@@ -6,6 +6,7 @@ from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 from django.contrib.auth.models import User
 
 from accounts.models import CardBack, CardSize, ColourScheme, Felt, Profile
+from accounts.services import winnable_only_choices
 from accounts.usernames import username_normalise
 from accounts.validators import validate_username_one_alphabet, validate_username_unlike_others
 
@@ -70,6 +71,17 @@ class ProfileSettingsForm(forms.Form):
         required=False,
     )
 
+    winnable_only = forms.MultipleChoiceField(
+        label="Winnable deals only",
+        help_text=(
+            "New deals of the games ticked are ones our solver has won: the board says "
+            "'Certified winnable deal'. Daily deals are certified anyway."
+        ),
+        choices=[],
+        widget=forms.CheckboxSelectMultiple,
+        required=False,
+    )
+
     LOOKS = ("felt", "card_back", "card_size", "colour_scheme")
     SWITCHES = (
         "four_colour_deck",
@@ -80,11 +92,21 @@ class ProfileSettingsForm(forms.Form):
         "auto_foundation",
     )
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # The games offered are read when the form is made: a solver registered later
+        # (or a game added) appears without a restart of the field's definition.
+        cast(
+            forms.MultipleChoiceField, self.fields["winnable_only"]
+        ).choices = winnable_only_choices()
+
     @classmethod
     def initial_for(cls, *, profile: Profile) -> dict[str, Any]:
         initial: dict[str, Any] = {"visibility": cls.PUBLIC if profile.public else cls.PRIVATE}
         for name in cls.LOOKS + cls.SWITCHES:
             initial[name] = getattr(profile, name)
+        stored = profile.winnable_only if isinstance(profile.winnable_only, list) else []
+        initial["winnable_only"] = [key for key, _name in winnable_only_choices() if key in stored]
         return initial
 
     def preferences(self) -> dict[str, Any]:
@@ -92,6 +114,7 @@ class ProfileSettingsForm(forms.Form):
         preferences: dict[str, Any] = {"public": self.cleaned_data["visibility"] == self.PUBLIC}
         for name in self.LOOKS + self.SWITCHES:
             preferences[name] = self.cleaned_data[name]
+        preferences["winnable_only"] = list(self.cleaned_data["winnable_only"])
         return preferences
 
 

@@ -4,9 +4,12 @@ Sign-up, log-in, log-out and password reset are django-allauth's flows; this
 module only holds what the arena adds on top of them.
 """
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AbstractUser
+from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils.module_loading import import_string
 
 from accounts.errors import DemoUserConflict
 from accounts.models import Profile, UsernameSkeleton
@@ -33,14 +36,16 @@ def profile_update(
     sound: bool | None = None,
     single_tap_moves: bool | None = None,
     auto_foundation: bool | None = None,
+    winnable_only: list[str] | None = None,
 ) -> Profile:
     """Store the player's privacy, looks and play preferences.
 
     A look or switch left as None keeps its stored value, so a caller that only
     knows the first three (the privacy tests, the toast's) changes nothing else.
-    A value outside the field's choices raises ValidationError and stores nothing.
+    A value outside the field's choices raises ValidationError and stores nothing;
+    so does a game in ``winnable_only`` that is not offered (winnable_only_choices).
     """
-    given: dict[str, str | bool | None] = {
+    given: dict[str, str | bool | list[str] | None] = {
         "public": public,
         "highlight_moves": highlight_moves,
         "reduced_motion": reduced_motion,
@@ -52,6 +57,7 @@ def profile_update(
         "sound": sound,
         "single_tap_moves": single_tap_moves,
         "auto_foundation": auto_foundation,
+        "winnable_only": _winnable_only_games(winnable_only),
     }
     changed = [name for name, value in given.items() if value is not None]
     with transaction.atomic():
@@ -61,6 +67,28 @@ def profile_update(
         profile.full_clean()
         profile.save(update_fields=[*changed, "updated_at"])
     return profile
+
+
+def winnable_only_choices() -> list[tuple[str, str]]:
+    """The games a player can ask winnable deals only of, as (key, name): games owns
+    the list (``settings.WINNABLE_ONLY_CHOICES`` names its function; accounts sits
+    below games and does not import it)."""
+    choices: list[tuple[str, str]] = import_string(settings.WINNABLE_ONLY_CHOICES)()
+    return choices
+
+
+def _winnable_only_games(keys: list[str] | None) -> list[str] | None:
+    """The games asked for, in the order offered, each once; ValidationError for a
+    game not offered."""
+    if keys is None:
+        return None
+    offered = [key for key, _name in winnable_only_choices()]
+    unknown = sorted(set(keys) - set(offered))
+    if unknown:
+        raise ValidationError(
+            {"winnable_only": f"Winnable deals are not offered for {', '.join(unknown)}."}
+        )
+    return [key for key in offered if key in keys]
 
 
 def demo_user_ensure(*, username: str, password: str, email: str | None = None) -> AbstractUser:

@@ -81,6 +81,14 @@ class Game(models.Model):
         null=True, blank=True, help_text="When the clock of a timed game runs out."
     )
     finished_at = models.DateTimeField(null=True, blank=True)
+    certified_seed = models.ForeignKey(
+        "CertifiedSeed",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="games",
+        help_text="The pool's certificate of this deal (winnable deals only; a restart keeps it).",
+    )
     hints_used = models.PositiveIntegerField(
         default=0, help_text="How many hints the player asked for (games.services.game_hint)."
     )

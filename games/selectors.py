@@ -76,6 +76,8 @@ class Board:
     it and the move that sends it there: what board.js lights up and posts, so that
     picking a card needs no request. Only tableau-style transfers; Spike's plays are
     lit by its own highlighting."""
+    certified_winnable: bool = False
+    """Whether the deal came from the pool of certified winnable deals (games.services.pool)."""
 
     @property
     def time_deduction(self) -> int:
@@ -207,6 +209,7 @@ def game_board(
         always_highlight=always_highlight,
         templates=_templates(game.variant),
         move_map=_move_map(game, variant, state),
+        certified_winnable=game.certified_seed_id is not None,
     )
 
 

@@ -39,6 +39,11 @@ class GameSpec:
     """Whether the board highlights the playable cards (and reads the player's setting)."""
     generic_badges: bool = True
     """Whether the game has the first-win and win-without-undo badges."""
+    pooled_options: tuple[Mapping[str, Any], ...] = (MappingProxyType({}),)
+    """The option sets that keep a pool of certified winnable deals (games.services.pool),
+    each as the options form posts it or a part of it (the engine fills in the defaults);
+    the default options by default, none: () (winnable deals certified while the
+    player waits, docs/pool.md)."""
 
     @property
     def name(self) -> str:
@@ -65,11 +70,23 @@ GAME_SPECS: tuple[GameSpec, ...] = (
     GameSpec(key="klondike"),
     GameSpec(key="kingsley"),
     GameSpec(key="spiderette"),
-    GameSpec(key="steps", options_form=StepsOptionsForm, ranking="score_time"),
+    GameSpec(
+        key="steps",
+        options_form=StepsOptionsForm,
+        ranking="score_time",
+        pooled_options=(
+            MappingProxyType({}),
+            MappingProxyType({"draw": 3}),
+            MappingProxyType({"retrieval": True}),
+        ),
+    ),
     GameSpec(
         key="spike",
         options_form=SpikeOptionsForm,
         daily_options=MappingProxyType({"mode": "classic"}),
+        pooled_options=tuple(
+            MappingProxyType({"mode": mode}) for mode in ("classic", "time_attack", "relaxed")
+        ),
         ranking="score_time",
         min_win_seconds=20,
         highlighting=True,

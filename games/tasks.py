@@ -1,4 +1,5 @@
-"""Celery tasks of games: closing timed games when their clock runs out.
+"""Celery tasks of games: closing timed games when their clock runs out, and keeping
+the pools of certified winnable deals full (games.services.pool).
 
 Each task imports its services inside its body (HackSoft's direction): the
 services enqueue these tasks on commit, and importing them costs no cycle."""
@@ -57,3 +58,38 @@ def games_time_up_sweep_task() -> int:
     from games import services
 
     return services.games_close_expired()
+
+
+@shared_task(
+    name="games.tasks.pool_refill_task", acks_late=True, soft_time_limit=240, time_limit=300
+)
+def pool_refill_task(variant: str, options_key: str) -> int:
+    """One chunk of the refill of one pool (its game key and canonical options); while
+    the pool is still below its target and the chunk added seeds, the task comes back
+    for the next chunk. Idempotent: on a full pool it adds nothing, and a run beside
+    another of the same pool does nothing. The seeds it adds are kept if it is killed."""
+    from games.services import pool as pools
+
+    pool = pools.pool_by_key(variant=variant, options_key=options_key)
+    if pool is None:
+        logger.info("pool refill: no pool %s %s (any more)", variant, options_key)
+        return 0
+    refill = pools.pool_refill(pool=pool)
+    if refill.added and refill.below_target:
+        pool_refill_task.delay(variant, options_key)
+    return refill.added
+
+
+@shared_task(
+    name="games.tasks.pools_refill_task", acks_late=True, soft_time_limit=50, time_limit=60
+)
+def pools_refill_task() -> int:
+    """The beat's entry: a refill of every pool below its target; how many were queued."""
+    from games.services import pool as pools
+
+    queued = 0
+    for pool in pools.pools():
+        if pools.pool_waiting_count(pool=pool) < settings.POOL_TARGET_SIZE:
+            pool_refill_task.delay(pool.variant, pool.options_key)
+            queued += 1
+    return queued

@@ -258,6 +258,10 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "task": "reviews.tasks.reviews_sweep_task",
         "schedule": 300.0,
     },
+    "winnable-pools": {
+        "task": "games.tasks.pools_refill_task",
+        "schedule": 300.0,
+    },
 }
 
 # Called inside the transaction that closes a game, with the game (the daily
@@ -292,6 +296,22 @@ REVIEW_SWEEP_BATCH = 500
 # and this many listed results drawn at random from all the others, each run. A record
 # whose digest differs from its last verification is replayed again.
 REVIEW_RESAMPLE_SIZE = int(os.environ.get("REVIEW_RESAMPLE_SIZE", "50"))
+
+# The pools of certified winnable deals (docs/pool.md): seeds waiting per game, rules
+# version and option set (fewer in the embedded default, where this process certifies
+# them), certified a chunk at a time by games.tasks.pool_refill_task, each seed's
+# search within its budget; a pool found empty, and options without a pool, are
+# certified while the player waits, within the inline budget (then an ordinary deal).
+POOL_TARGET_SIZE = int(os.environ.get("POOL_TARGET_SIZE") or (20 if REDIS_URL else 5))
+POOL_CHUNK_SIZE = int(os.environ.get("POOL_CHUNK_SIZE", "3"))
+POOL_CHUNK_SECONDS = int(os.environ.get("POOL_CHUNK_SECONDS", "120"))
+POOL_SEED_BUDGET_MS = int(os.environ.get("POOL_SEED_BUDGET_MS", "10000"))
+POOL_INLINE_BUDGET_MS = int(os.environ.get("POOL_INLINE_BUDGET_MS", "3000"))
+# Without a broker the refill after a deal runs in a thread of this process, off the
+# request (off: in the caller, on commit).
+POOL_BACKGROUND_REFILL = env_bool("POOL_BACKGROUND_REFILL", True)
+# The games the settings page offers winnable deals of (accounts cannot import games).
+WINNABLE_ONLY_CHOICES = "games.services.pool.pool_game_choices"
 
 # Game clock: time counts up from the server clock, and each gap between two
 # requests of the player counts for at most this many seconds.

@@ -12,6 +12,7 @@ from games.engine import get_variant, new_seed, shuffled_deck
 from games.models import Game
 from games.selectors import game_active_on_track
 from games.services.closing import game_close, game_save_action
+from games.services.pool import pool_deal
 from games.tasks import schedule_time_up
 from games.tracks import Track, casual_track, track_of
 from games.variants import game_variant
@@ -37,7 +38,15 @@ def game_start(
     track = track or casual_track()
     engine_variant = get_variant(variant)
     normalized = engine_variant.normalize_options(track.options)
-    seed = track.seed or new_seed()
+    # Winnable deals only (games.services.pool): a new casual deal comes from the pool;
+    # a restart deals the same seed again and keeps its certificate.
+    seed = track.seed
+    certified_seed_id = restart_of.certified_seed_id if restart_of is not None else None
+    if seed is None and track.kind == Game.Track.CASUAL:
+        certified = pool_deal(player=player, variant=variant, options=normalized)
+        if certified is not None:
+            seed, certified_seed_id = certified.seed, certified.pk
+    seed = seed or new_seed()
     state = engine_variant.deal(shuffled_deck(seed), normalized)
     now = timezone.now()
     abandoned: list[UUID] = []
@@ -54,6 +63,7 @@ def game_start(
                 track_ref=track.ref,
                 rules_version=engine_variant.rules_version,
                 restart_of=restart_of,
+                certified_seed_id=certified_seed_id,
                 is_ranked=track.ranked and engine_variant.is_ranked(normalized),
                 state=engine_variant.dump(state),
                 score=engine_variant.score(state),
