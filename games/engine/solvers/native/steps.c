@@ -228,11 +228,19 @@ static void apply(const Rules *rules, Pos *p, Move m) {
 static int won(const Pos *p) { return p->found[0] + p->found[1] + p->found[2] + p->found[3] == 52; }
 
 static void put_bits(Key *k, int *at, uint64_t value, int width) {
-    for (int i = 0; i < width; i++, (*at)++)
-        if (value >> i & 1) k->w[*at >> 6] |= (uint64_t)1 << (*at & 63);
+    int word = *at >> 6, offset = *at & 63;
+    k->w[word] |= value << offset;
+    if (offset + width > 64) k->w[word + 1] |= value >> (64 - offset);
+    *at += width;
 }
 
-static int cmp_int(const void *x, const void *y) { return *(const int *)x - *(const int *)y; }
+static void sort_small(int *values, int n) {
+    for (int i = 1; i < n; i++) {
+        int v = values[i], j = i;
+        for (; j > 0 && values[j - 1] > v; j--) values[j] = values[j - 1];
+        values[j] = v;
+    }
+}
 
 /* The canonical key: as key_of in steps_search.py, packed exactly. For every card, what
  * lies on it in its pile (0 nothing, 1 or 2: which of the two cards that build on it);
@@ -252,7 +260,7 @@ static Key key_of(const Pos *p) {
         bottoms[i] = p->nu[i] ? p->up[i][0] : 63;
         if (!p->nd[i]) loose[n_loose++] = bottoms[i];
     }
-    qsort(loose, (size_t)n_loose, sizeof(int), cmp_int);
+    sort_small(loose, n_loose);
     for (int i = 0, l = 0; i < PILES; i++)
         if (!p->nd[i]) bottoms[i] = loose[l++];
     for (int card = 0; card < 52; card++) put_bits(&k, &at, child[card], 2);
@@ -263,7 +271,7 @@ static Key key_of(const Pos *p) {
     for (int s = 0; s < 4; s++) put_bits(&k, &at, p->found[s], 4);
     int slots[SLOTS];
     for (int s = 0; s < SLOTS; s++) slots[s] = p->slots[s] < 0 ? 63 : p->slots[s];
-    qsort(slots, SLOTS, sizeof(int), cmp_int);
+    sort_small(slots, SLOTS);
     for (int s = 0; s < SLOTS; s++) put_bits(&k, &at, (uint64_t)slots[s], 6);
     put_bits(&k, &at, p->waste, 6);
     put_bits(&k, &at, p->recycles, 7);
