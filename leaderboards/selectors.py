@@ -3,17 +3,21 @@ site runs with it (and it answers), else straight from PostgreSQL."""
 
 import calendar
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
+from typing import Any
+from uuid import UUID
 
 from django.contrib.auth.models import User
 from django.core.paginator import Page, Paginator
 from django.db.models import CharField, Exists, OuterRef, QuerySet
 from django.db.models.functions import Cast
 
-from games.engine import get_variant
+from games.engine import EngineError, get_variant, shuffled_deck
 from games.models import Game
+from games.specs import TEMPLATE_PARTS, game_spec
 from leaderboards import redis_ranks
+from leaderboards.certification import difficulty_word
 from leaderboards.models import DailyDeal, PeriodBest, Result
 from leaderboards.periods import period_start
 
@@ -239,12 +243,37 @@ def daily_deal_of(*, game: Game) -> DailyDeal | None:
 
 
 @dataclass(frozen=True)
+class DealCertificate:
+    """What a page may say of a deal's certificate: never its seed or its line while
+    the deal is live, only whether it is certified, its par and its difficulty."""
+
+    certified: bool
+    par: int | None
+    difficulty: int | None
+    difficulty_word: str | None
+    replay_open: bool
+    """The day is over and the solver's line can be stepped through."""
+
+
+def deal_certificate(*, deal: DailyDeal, today: date) -> DealCertificate:
+    certified = deal.verdict == DailyDeal.Verdict.WON and deal.par is not None
+    return DealCertificate(
+        certified=certified,
+        par=deal.par if certified else None,
+        difficulty=deal.difficulty if certified else None,
+        difficulty_word=difficulty_word(deal.difficulty) if certified else None,
+        replay_open=certified and bool(deal.solver_line) and deal.date < today,
+    )
+
+
+@dataclass(frozen=True)
 class DailyEntry:
     deal: DailyDeal
     name: str
     ranked_game: Game | None
     attempts: int
     rank: int | None
+    certificate: DealCertificate
 
 
 def daily_overview(*, deals: list[DailyDeal], player: User) -> list[DailyEntry]:
@@ -263,6 +292,7 @@ def daily_overview(*, deals: list[DailyDeal], player: User) -> list[DailyEntry]:
             ranked_game=ranked.get(deal.id),
             attempts=attempts.get(deal.id, 0),
             rank=ranks.get(deal.id),
+            certificate=deal_certificate(deal=deal, today=deal.date),
         )
         for deal in deals
     ]
@@ -354,3 +384,105 @@ def period_leaderboard(
     # The page is read once (into a list, which the template then iterates).
     mine = next((best for best in current if best.player_id == viewer.pk), None)
     return PeriodTable(page=current, viewer_row=mine or bests.filter(player=viewer).first())
+
+
+class ReplayClosed(Exception):
+    """The deal's solver line may not be shown: the day is not over, or there is none."""
+
+
+NO_GAME = UUID(int=0)
+
+
+@dataclass(frozen=True)
+class ReplayBoard:
+    """What a game's board template reads (games.selectors.Board's names), for a
+    position of the solver's line: closed, so nothing on it is a link or a live
+    control, and shown inside a disabled fieldset."""
+
+    variant: str
+    variant_name: str
+    public: dict[str, Any]
+    templates: dict[str, str]
+    id: UUID = NO_GAME
+    revision: int = 0
+    is_active: bool = False
+    selection: None = None
+    highlight: bool = False
+    always_highlight: bool = True
+    move_map: dict[str, dict[str, str]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ReplayMove:
+    number: int
+    text: str
+    current: bool
+
+
+@dataclass(frozen=True)
+class ParReplay:
+    """The board after the first `step` moves of the solver's winning line."""
+
+    deal: DailyDeal
+    step: int
+    last_step: int
+    board: ReplayBoard
+    status: str
+    score: int
+    moves: list[ReplayMove]
+    error: str | None
+
+    @property
+    def previous_step(self) -> int | None:
+        return self.step - 1 if self.step > 0 else None
+
+    @property
+    def next_step(self) -> int | None:
+        return self.step + 1 if self.step < self.last_step else None
+
+    @property
+    def current_move(self) -> str | None:
+        return self.moves[self.step - 1].text if self.step > 0 else None
+
+
+def par_replay(*, deal: DailyDeal, step: int, today: date) -> ParReplay:
+    """The solver's line of a deal whose day is over, at `step` (held within 0 and
+    the line's length), from the engine's public view of that position. Raises
+    ReplayClosed while the deal is live or when it has no line."""
+    if deal.date >= today:
+        raise ReplayClosed("The solver's line is shown once the deal's day is over")
+    line = [str(move) for move in deal.solver_line]
+    if deal.verdict != DailyDeal.Verdict.WON or not line:
+        raise ReplayClosed("This deal has no certified line")
+    step = min(max(0, step), len(line))
+    variant = get_variant(deal.variant)
+    state = variant.deal(shuffled_deck(deal.seed), variant.normalize_options(deal.options))
+    error = None
+    for index, text in enumerate(line[:step], start=1):
+        try:
+            state = variant.play(state, text).state
+        except EngineError as refused:
+            # A line certified under older rules that no longer replays: say where.
+            error = f"Move {index} ({text}) does not replay under today's rules: {refused}"
+            step = index - 1
+            break
+    spec = game_spec(deal.variant)
+    templates = {part: spec.template(part) for part in TEMPLATE_PARTS} if spec else {}
+    board = ReplayBoard(
+        variant=deal.variant,
+        variant_name=variant.name,
+        public=variant.public_view(state),
+        templates=templates,
+    )
+    return ParReplay(
+        deal=deal,
+        step=step,
+        last_step=len(line),
+        board=board,
+        status=variant.status(state),
+        score=variant.score(state),
+        moves=[
+            ReplayMove(number, text, number == step) for number, text in enumerate(line, start=1)
+        ],
+        error=error,
+    )

@@ -11,6 +11,7 @@ from datetime import date, datetime, timedelta
 from functools import partial
 from uuid import UUID
 
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import connection, transaction
 from django.db.models import Count, Max, QuerySet
@@ -26,7 +27,11 @@ from leaderboards import redis_ranks
 from leaderboards.models import DailyDeal, PeriodBest, Result
 from leaderboards.periods import period_start
 from leaderboards.ranking import RANKING_RULES, RankingRule
-from leaderboards.tasks import leaderboard_rebuild_task, result_publish_task
+from leaderboards.tasks import (
+    daily_deal_certify_task,
+    leaderboard_rebuild_task,
+    result_publish_task,
+)
 
 logger = logging.getLogger(__name__)
 # As often as beat recomputes the tables (CELERY_BEAT_SCHEDULE["period-rankings"]).
@@ -47,19 +52,43 @@ def ranking_rule_for(variant: str) -> RankingRule:
 
 def daily_deals_ensure(*, day: date) -> list[DailyDeal]:
     """The day's deals, created where missing. Safe to run twice, late or at the
-    same moment as another process: the database allows one deal per game and day."""
+    same moment as another process: the database allows one deal per game and day.
+
+    Never waits for a solver: a deal made here (the evening's certification made
+    none: a fresh install, a failed run) is dealt at once, uncertified, and with a
+    worker its certification on its own seed is enqueued on commit
+    (docs/leaderboards.md, "Certified deals")."""
     existing = {deal.variant: deal for deal in DailyDeal.objects.filter(date=day)}
     deals = []
+    created_now = []
     for spec in daily_game_specs():
         deal = existing.get(spec.key)
         if deal is None:
             options = get_variant(spec.key).normalize_options(spec.daily_options)
             # get_or_create: a deal another process made meanwhile is the one kept.
-            deal, _ = DailyDeal.objects.get_or_create(
+            deal, created = DailyDeal.objects.get_or_create(
                 date=day, variant=spec.key, defaults={"options": options, "seed": new_seed()}
             )
+            if created:
+                created_now.append(spec.key)
         deals.append(deal)
+    if created_now:
+        transaction.on_commit(partial(daily_deal_certify_enqueue, day=day, variants=created_now))
     return deals
+
+
+def daily_deal_certify_enqueue(*, day: date, variants: list[str]) -> None:
+    """Hand deals of a day to the certification task, one task per game, where a
+    worker runs them. In the embedded default (tasks run in-process) nothing is
+    enqueued: a request never runs a solver (`manage.py daily_deals_certify` does).
+    A broker that is down loses nothing: the evening's run takes today's untried deals."""
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        return
+    for variant in variants:
+        try:
+            daily_deal_certify_task.apply_async((day.isoformat(), variant), retry=False)
+        except Exception:
+            logger.warning("certification of the %s deal of %s not enqueued", variant, day)
 
 
 def daily_track(*, deal: DailyDeal, ranked: bool) -> Track:

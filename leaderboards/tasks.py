@@ -21,11 +21,58 @@ logger = logging.getLogger(__name__)
     time_limit=90,
 )
 def daily_deals_create_task(day: str | None = None) -> list[int]:
-    """At 00:00 UTC: the day's deals. Running twice, or late, creates nothing extra."""
+    """At 00:00 UTC, the safety net behind the evening's certification: the day's deals
+    (uncertified where the evening run made none), and with a worker the certification
+    of those never tried. Running twice, or late, creates nothing extra."""
     from leaderboards import services
+    from leaderboards.models import DailyDeal
 
     target = date.fromisoformat(day) if day else today_utc()
-    return [deal.id for deal in services.daily_deals_ensure(day=target)]
+    untried = list(
+        DailyDeal.objects.filter(date=target, verdict=DailyDeal.Verdict.NOT_CERTIFIED).values_list(
+            "variant", flat=True
+        )
+    )
+    deals = services.daily_deals_ensure(day=target)
+    # The deals the line above created were handed to the certification on commit.
+    services.daily_deal_certify_enqueue(day=target, variants=untried)
+    return [deal.id for deal in deals]
+
+
+@shared_task(
+    name="leaderboards.tasks.daily_deals_certify_task",
+    acks_late=True,
+    soft_time_limit=60,
+    time_limit=90,
+)
+def daily_deals_certify_task(day: str | None = None) -> list[str]:
+    """At 22:00 UTC: one certification task per game for tomorrow's deals (or `day`'s),
+    and for today's deals missing or never tried, so that a slow game holds no other.
+    Returns the "day:game" pairs handed out."""
+    from leaderboards import certification
+
+    today = today_utc()
+    target = date.fromisoformat(day) if day else today + timedelta(days=1)
+    pairs = certification.daily_deals_to_certify(day=target, today=today)
+    for deal_day, variant in pairs:
+        daily_deal_certify_task.delay(deal_day.isoformat(), variant)
+    return [f"{deal_day.isoformat()}:{variant}" for deal_day, variant in pairs]
+
+
+@shared_task(
+    name="leaderboards.tasks.daily_deal_certify_task",
+    acks_late=True,
+    # The search stops itself at DAILY_CERTIFY_TIME_MS (9 minutes): these are the
+    # backstops of the 10 minutes a game's certification may take.
+    soft_time_limit=600,
+    time_limit=660,
+)
+def daily_deal_certify_task(day: str, variant: str) -> int:
+    """One game's deal of one day, created if missing and certified (idempotent: a
+    certified deal is left alone). Returns the deal's id."""
+    from leaderboards import certification
+
+    return certification.daily_deal_prepare(day=date.fromisoformat(day), variant=variant).id
 
 
 @shared_task(

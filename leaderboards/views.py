@@ -86,10 +86,38 @@ def deal_leaderboard(request: HtmxHttpRequest, day: str, variant: str) -> HttpRe
         "deal": deal,
         "name": get_variant(deal.variant).name,
         "board": board,
+        "certificate": selectors.deal_certificate(deal=deal, today=today),
         "day_games": [(key, get_variant(key).name) for key in services.daily_deal_games()],
     }
     template = "leaderboards/deal.html#ranks" if request.htmx else "leaderboards/deal.html"
     return render(request, template, context)
+
+
+@require_GET
+def deal_par_replay(request: HtmxHttpRequest, day: str, variant: str) -> HttpResponse:
+    """The solver's winning line of a deal whose day is over, one position a page
+    (`?step=k`, 0 the deal): anyone may step through it; while the deal is live the
+    page does not exist."""
+    deal_day = params.iso_day(day)
+    if deal_day is None:
+        raise Http404("No such daily deal")
+    try:
+        deal = selectors.daily_deal_get(day=deal_day, variant=variant)
+    except DailyDeal.DoesNotExist as missing:
+        raise Http404("No such daily deal") from missing
+    step = params.integer(request.GET, "step", default=0, minimum=0, maximum=10_000)
+    try:
+        replay = selectors.par_replay(deal=deal, step=step, today=today_utc())
+    except selectors.ReplayClosed as closed:
+        raise Http404(str(closed)) from closed
+    context = {
+        "deal": deal,
+        "name": replay.board.variant_name,
+        "replay": replay,
+        "board": replay.board,
+        "certificate": selectors.deal_certificate(deal=deal, today=today_utc()),
+    }
+    return render(request, "leaderboards/par.html", context)
 
 
 @require_GET

@@ -227,13 +227,19 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # Redis hands a message out again once it has gone this long unacknowledged:
 # that is how the task of a killed worker runs again. It must exceed the
-# longest hard time limit of any task (300 s: the review sweep, the leaderboards
-# sync, the period tables) or a task still running would go to a second worker.
+# longest hard time limit of any task (660 s: a daily deal's certification) or a
+# task still running would go to a second worker.
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 900}
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = "UTC"
 # The one beat schedule of the project.
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
+    # The next day's deals are certified in the evening, one task per game
+    # (docs/leaderboards.md, "Certified deals"); 00:00 is the safety net.
+    "daily-deals-certify": {
+        "task": "leaderboards.tasks.daily_deals_certify_task",
+        "schedule": crontab(minute=0, hour=22),
+    },
     "daily-deals": {
         "task": "leaderboards.tasks.daily_deals_create_task",
         "schedule": crontab(minute=0, hour=0),
@@ -263,6 +269,20 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "schedule": 300.0,
     },
 }
+
+# Certified daily deals (leaderboards/certification.py): the solver's budget for one
+# seed of each game, the seeds drawn at most, and the time of all of a game's seeds
+# together (the task's soft limit is 10 minutes: the pure-Python solver must fit).
+DAILY_CERTIFY_BUDGET_MS: dict[str, int] = {
+    "klondike": 10_000,
+    "kingsley": 30_000,
+    "spiderette": 60_000,
+    "steps": 20_000,
+    "spike": 5_000,
+}
+DAILY_CERTIFY_DEFAULT_BUDGET_MS = 20_000
+DAILY_CERTIFY_MAX_TRIES = int(os.environ.get("DAILY_CERTIFY_MAX_TRIES", "50"))
+DAILY_CERTIFY_TIME_MS = int(os.environ.get("DAILY_CERTIFY_TIME_MS", "540000"))
 
 # Called inside the transaction that closes a game, with the game (the daily
 # result row must be written with the game it ranks).
