@@ -141,20 +141,17 @@ def pool_waiting_count(*, pool: Pool) -> int:
 
 
 def pool_take(*, pool: Pool) -> CertifiedSeed | None:
-    """Take the oldest waiting seed of the pool and mark it dealt, or None when the pool
-    is empty. Never hands one seed out twice: on PostgreSQL a row another take has
-    locked is skipped (FOR UPDATE SKIP LOCKED), and everywhere the row is marked by a
-    conditional UPDATE that only one take can win."""
+    """Take a waiting seed of the pool (any: every one is certified alike) and mark it
+    dealt, or None when the pool is empty. Never hands one seed out twice: on
+    PostgreSQL a row another take has locked is skipped (FOR UPDATE SKIP LOCKED), and
+    everywhere the row is marked by a conditional UPDATE that only one take can win."""
     for _attempt in range(TAKE_ATTEMPTS):
         with transaction.atomic():
-            row = (
-                _waiting(pool)
-                .select_for_update(skip_locked=True)
-                .order_by("created_at", "pk")
-                .first()
-            )
-            if row is None:
+            # No ORDER BY: the first waiting row found, with no sort of the pool.
+            found = list(_waiting(pool).select_for_update(skip_locked=True).order_by()[:1])
+            if not found:
                 return None
+            row = found[0]
             now = timezone.now()
             marked = CertifiedSeed.objects.filter(pk=row.pk, dealt_at__isnull=True).update(
                 dealt_at=now
@@ -189,10 +186,14 @@ def _store(*, pool: Pool, certificate: Certificate, dealt: bool) -> CertifiedSee
 
 
 def pool_certify(*, pool: Pool, total_ms: int, dealt: bool = False) -> CertifiedSeed | None:
-    """Draw seeds until the solver wins one, each within ``POOL_SEED_BUDGET_MS`` and all
-    within ``total_ms``; store it (dealt at once when ``dealt``), or None if none was won
+    """Draw seeds until the solver wins one, each within the game's seed budget
+    (``POOL_SEED_BUDGET_MS``, or ``POOL_SEED_BUDGET_MS_BY_GAME``) and all within
+    ``total_ms``; store it (dealt at once when ``dealt``), or None if none was won
     in time."""
     variant = get_variant(pool.variant)
+    seed_budget_ms = settings.POOL_SEED_BUDGET_MS_BY_GAME.get(
+        pool.variant, settings.POOL_SEED_BUDGET_MS
+    )
     started = perf_counter()
     tried = 0
     while True:
@@ -204,7 +205,7 @@ def pool_certify(*, pool: Pool, total_ms: int, dealt: bool = False) -> Certified
         certificate = certify_new_seed(
             variant,
             pool.options,
-            budget=Budget(ms=min(settings.POOL_SEED_BUDGET_MS, left_ms)),
+            budget=Budget(ms=min(seed_budget_ms, left_ms)),
             max_tries=1,
         )
         if certificate.certified:
@@ -249,8 +250,8 @@ class _RefillLock:
 
 def pool_refill(*, pool: Pool) -> PoolRefill:
     """One chunk of a refill: certify up to ``POOL_CHUNK_SIZE`` seeds, no more than the
-    pool lacks of ``POOL_TARGET_SIZE``, for at most ``POOL_CHUNK_SECONDS`` (plus the
-    last seed's budget). Running it again on a full pool adds nothing; two at once on
+    pool lacks of ``POOL_TARGET_SIZE``, within ``POOL_CHUNK_SECONDS`` (each search gets
+    at most the time left). Running it again on a full pool adds nothing; two at once on
     one pool: the second does nothing (``busy``)."""
     target = settings.POOL_TARGET_SIZE
     lock = _RefillLock(pool)
