@@ -68,7 +68,9 @@ class KlondikeFamilySolver(Solver[KlondikeFamilyState]):
         search, root = encode(variant, state)
         if variant.status(state) == LOST:
             return self._solution(variant, state, SEARCH_LOST, [], 1, started, native=False)
-        verdict, path = search.run(search.auto(root, None), budget.nodes, budget.deadline(started))
+        verdict, path = search.solve(
+            search.auto(root, None), budget.nodes, budget.deadline(started)
+        )
         line = search.line(root, path) if verdict == SEARCH_WON else []
         return self._solution(variant, state, verdict, line, search.nodes, started, native=False)
 

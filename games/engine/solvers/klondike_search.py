@@ -28,8 +28,13 @@ A depth-first search over every reachable position, with:
   run moves only when the card it uncovers can go to its foundation, or can take the
   other card of the moved head's rank and colour, which is in play now. (A partial move
   whose use comes later can be made later, just before its use, in the same line.)
-- move ordering: cards to the foundations, then moves that turn a card up (from the
-  pile with most face-down cards first), then talon cards onto the piles, then the rest;
+- dead positions (``is_dead``): a card over a lower card of its suit that can go
+  nowhere, in a pile or in the one-pass waste, has no moves;
+- move ordering (``priority``): moves that turn a card up (from the pile with most
+  face-down cards first), cards to the foundations, talon cards onto the piles, the rest;
+- two passes (``solve``): first with part of a run moving only when the card it uncovers
+  goes home (a narrower space, where most won deals are won in far fewer nodes), then,
+  only when that holds no win, over the whole space, which alone proves a loss;
 - a node budget, a time budget and a cap on the table's size (``MAX_STATES``).
 """
 
@@ -109,6 +114,22 @@ def draws_to(pointer: int, position: int, length: int, draw: int) -> list[str]:
     return ["draw"] * -(-(length - pointer) // draw) + ["recycle"] + ["draw"] * -(-position // draw)
 
 
+def priority(ups: Ups, downs: tuple[int, ...], move: Move) -> int:
+    """The order of a node's moves, highest first (the sort is stable): whatever turns
+    a card up, from the pile with most face-down cards first; then a card home from a
+    pile, from the talon; a talon card onto a pile; emptying a pile; part of a run."""
+    kind, a, _, count = move
+    if kind == TOP_TO_FOUNDATION:
+        return 100 + downs[a] if len(ups[a]) == 1 and downs[a] else 50
+    if kind == TALON_TO_FOUNDATION:
+        return 40
+    if kind == TALON_TO_PILE:
+        return 30
+    if count == len(ups[a]):
+        return 100 + downs[a] if downs[a] else 20
+    return 10
+
+
 class Search:
     """One search: the deal's fixed parts (face-down cards, rules) and the table."""
 
@@ -117,6 +138,9 @@ class Search:
         self.draw = draw
         self.recycle = recycle
         self.nodes = 0
+        self.strict = False
+        """Whether part of a run moves only when the card it uncovers goes home (the
+        first, narrower search of ``solve``)."""
 
     # Positions
 
@@ -217,8 +241,40 @@ class Search:
                     notes.append(f"w-t{b + 1}")
         return self.auto((ups, downs, found, talon, pointer), notes)
 
+    def is_dead(self, state: State) -> bool:
+        """Whether some card must leave from over a card of its suit and lower rank (so it
+        cannot go home first) and has nowhere to go: not a King, and both cards it could
+        be built on are home or under it. Such a card lies in a pile (a face-down card, or
+        the run's head, over face-down cards) or, with no recycle, in the waste."""
+        ups, downs, found, talon, pointer = state
+        stacks = [
+            self.downs[index][: downs[index]] + ups[index][:1]
+            for index in range(PILES)
+            if downs[index]
+        ]
+        if not self.recycle:
+            stacks.append(talon[:pointer])
+        for stack in stacks:
+            below: set[int] = set()
+            lowest = [RUN] * 4
+            for card in stack:
+                rank = RANK[card]
+                suit = SUIT[card]
+                if below and rank != KING and lowest[suit] < rank:
+                    first, second = OTHER_COLOUR[suit]
+                    if (found[first] > rank + 1 or first * RUN + rank + 1 in below) and (
+                        found[second] > rank + 1 or second * RUN + rank + 1 in below
+                    ):
+                        return True
+                below.add(card)
+                lowest[suit] = min(lowest[suit], rank)
+        return False
+
     def moves(self, state: State) -> list[Move]:
-        """Every move the pruning keeps, in the search's order."""
+        """Every move the pruning keeps, in the search's order: none in a dead position
+        (``is_dead``)."""
+        if self.is_dead(state):
+            return []
         ups, downs, found, talon, pointer = state
         reach = reachable(pointer, len(talon), self.draw, self.recycle)
         moves: list[Move] = []
@@ -290,12 +346,12 @@ class Search:
                     continue
                 uncovered = up[depth - 1]
                 twin = TWIN[up[depth]]
-                if (
-                    found[SUIT[uncovered]] == RANK[uncovered]
-                    or (place[twin] >= 0 and place[twin] != index)
-                    or twin in in_reach
+                if found[SUIT[uncovered]] == RANK[uncovered] or (
+                    not self.strict
+                    and ((place[twin] >= 0 and place[twin] != index) or twin in in_reach)
                 ):
                     moves.append((PILE_TO_PILE, index, target, len(up) - depth))
+        moves.sort(key=lambda move: -priority(ups, downs, move))
         return moves
 
     # The search
@@ -337,6 +393,25 @@ class Search:
             lists.append(self.moves(child))
             cursor.append(0)
         return LOST, []
+
+    def solve(
+        self, root: State, max_nodes: int | None, deadline: float | None
+    ) -> tuple[int, list[Move]]:
+        """``run`` twice: first with partial moves only where the uncovered card goes
+        home (most won deals are won so, in far fewer nodes), then, only when that narrower
+        space holds no win, over the whole space, which alone can prove a loss. The node
+        count is the two searches' sum."""
+        self.strict = True
+        verdict, path = self.run(root, max_nodes, deadline)
+        first = self.nodes
+        if verdict != LOST:
+            return verdict, path
+        if max_nodes is not None and max_nodes - first < 1:
+            return UNKNOWN, []
+        self.strict = False
+        verdict, path = self.run(root, None if max_nodes is None else max_nodes - first, deadline)
+        self.nodes += first
+        return verdict, path
 
     def line(self, root: State, path: Sequence[Move]) -> list[str]:
         """The notation of a won path from ``root`` (before its automatic moves)."""

@@ -23,6 +23,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 #define PILES 7
@@ -73,6 +74,7 @@ typedef struct {
     uint8_t downs[PILES][CARDS];
     int draw;
     int recycle;
+    int strict; /* part of a run moves only when the card it uncovers goes home */
 } Deal;
 
 static int suit_of(int card) { return card / RUN; }
@@ -159,13 +161,17 @@ static Key key_of(const Deal *deal, const State *s) {
     return key;
 }
 
+static uint64_t mix(uint64_t h) { /* splitmix64's finaliser */
+    h ^= h >> 30;
+    h *= 0xbf58476d1ce4e5b9ull;
+    h ^= h >> 27;
+    h *= 0x94d049bb133111ebull;
+    return h ^ (h >> 31);
+}
+
 static uint64_t hash_of(const Key *key) {
     uint64_t h = 0x9e3779b97f4a7c15ull;
-    for (int i = 0; i < 4; i++) {
-        h ^= key->w[i];
-        h *= 0xbf58476d1ce4e5b9ull;
-        h ^= h >> 31;
-    }
+    for (int i = 0; i < 4; i++) h = mix(h ^ key->w[i]);
     return h;
 }
 
@@ -173,9 +179,21 @@ static int keys_equal(const Key *a, const Key *b) {
     return a->w[0] == b->w[0] && a->w[1] == b->w[1] && a->w[2] == b->w[2] && a->w[3] == b->w[3];
 }
 
+/* Zeroed slots; a large table asks for huge pages, as its lookups go all over it. */
+static Key *slots_new(size_t capacity) {
+    void *memory = NULL;
+    size_t bytes = capacity * sizeof(Key);
+    if (posix_memalign(&memory, (size_t)1 << 21, bytes)) return NULL;
+#ifdef MADV_HUGEPAGE
+    madvise(memory, bytes, MADV_HUGEPAGE);
+#endif
+    memset(memory, 0, bytes);
+    return memory;
+}
+
 static int table_grow(Table *table) {
     size_t capacity = table->capacity ? table->capacity * 2 : MIN_CAPACITY;
-    Key *slots = calloc(capacity, sizeof(Key));
+    Key *slots = slots_new(capacity);
     if (!slots) return 0;
     for (size_t i = 0; i < table->capacity; i++) {
         Key *old = &table->slots[i];
@@ -278,7 +296,51 @@ static void add(Move *out, int *n, int kind, int a, int b, int count) {
 
 static int top_of(const State *s, int i) { return s->up[i][s->nup[i] - 1]; }
 
+/* Whether card e, lying over the cards in below (a mask), blocks one of them for ever:
+   a card of its suit and lower rank is below it, so it cannot go home first, and it is
+   not a King and both cards it could be built on are home or below it too. */
+static int blocks(int e, uint64_t below, const uint8_t *min_below, const uint8_t *found) {
+    int rank = rank_of(e);
+    if (rank == KING || min_below[suit_of(e)] >= rank) return 0;
+    int first = (suit_of(e) == 0 || suit_of(e) == 3) ? 1 : 0;
+    int second = first ? 2 : 3;
+    int p1 = first * RUN + rank + 1, p2 = second * RUN + rank + 1;
+    return (found[first] > rank + 1 || ((below >> p1) & 1)) &&
+           (found[second] > rank + 1 || ((below >> p2) & 1));
+}
+
+/* A position that cannot be won because some card must leave from over a card of its
+   suit and lower rank and has nowhere to go: in a pile (face-down cards and the run's
+   head over face-down cards) or, with no recycle, in the waste. */
+static int is_dead(const Deal *deal, const State *s) {
+    uint8_t min_below[4];
+    for (int i = 0; i < PILES; i++) {
+        if (!s->ndown[i]) continue;
+        uint64_t below = 0;
+        memset(min_below, RUN, sizeof min_below);
+        for (int k = 0; k <= s->ndown[i]; k++) {
+            int e = k < s->ndown[i] ? deal->downs[i][k] : (s->nup[i] ? s->up[i][0] : -1);
+            if (e < 0) break;
+            if (k && blocks(e, below, min_below, s->found)) return 1;
+            below |= 1ull << e;
+            if (rank_of(e) < min_below[suit_of(e)]) min_below[suit_of(e)] = (uint8_t)rank_of(e);
+        }
+    }
+    if (!deal->recycle) {
+        uint64_t below = 0;
+        memset(min_below, RUN, sizeof min_below);
+        for (int k = 0; k < s->pointer; k++) {
+            int e = s->talon[k];
+            if (k && blocks(e, below, min_below, s->found)) return 1;
+            below |= 1ull << e;
+            if (rank_of(e) < min_below[suit_of(e)]) min_below[suit_of(e)] = (uint8_t)rank_of(e);
+        }
+    }
+    return 0;
+}
+
 static int generate(const Deal *deal, const State *s, Move *out) {
+    if (is_dead(deal, s)) return 0;
     int reach[2 * CARDS + 2];
     int nreach = reachable(s->pointer, s->ntalon, deal->draw, deal->recycle, reach);
     int n = 0;
@@ -316,6 +378,16 @@ static int generate(const Deal *deal, const State *s, Move *out) {
                 add(out, &n, PILE_TO_PILE, i, t, s->nup[i]);
     }
     int king_in_talon = 0;
+    uint8_t wanted[CARDS]; /* the piles whose top takes each card, as a mask */
+    memset(wanted, 0, sizeof wanted);
+    for (int t = 0; t < PILES; t++) {
+        if (!s->nup[t]) continue;
+        int onto = top_of(s, t);
+        if (!rank_of(onto)) continue;
+        int first = is_red(onto) ? 0 : 1, second = is_red(onto) ? 3 : 2;
+        wanted[first * RUN + rank_of(onto) - 1] |= (uint8_t)(1u << t);
+        wanted[second * RUN + rank_of(onto) - 1] |= (uint8_t)(1u << t);
+    }
     for (int r = 0; r < nreach; r++) {
         int card = s->talon[reach[r] - 1];
         if (rank_of(card) == KING) {
@@ -323,8 +395,8 @@ static int generate(const Deal *deal, const State *s, Move *out) {
             if (empty >= 0) add(out, &n, TALON_TO_PILE, reach[r], empty, 0);
             continue;
         }
-        for (int t = 0; t < PILES; t++)
-            if (s->nup[t] && fits(card, top_of(s, t))) add(out, &n, TALON_TO_PILE, reach[r], t, 0);
+        for (unsigned mask = wanted[card]; mask; mask &= mask - 1)
+            add(out, &n, TALON_TO_PILE, reach[r], __builtin_ctz(mask), 0);
     }
     int king_ready = king_in_talon;
     for (int i = 0; i < PILES && !king_ready; i++)
@@ -357,12 +429,44 @@ static int generate(const Deal *deal, const State *s, Move *out) {
             if (depth < 1 || depth >= length || is_red(s->up[i][depth]) == is_red(onto)) continue;
             int uncovered = s->up[i][depth - 1];
             int twin = twin_of(s->up[i][depth]);
-            if (goes_home(uncovered, s->found) || (place[twin] >= 0 && place[twin] != i) ||
-                in_reach[twin])
+            if (goes_home(uncovered, s->found) ||
+                (!deal->strict && ((place[twin] >= 0 && place[twin] != i) || in_reach[twin])))
                 add(out, &n, PILE_TO_PILE, i, t, length - depth);
         }
     }
     return n;
+}
+
+/* The order in which a node's moves are tried (klondike_search.priority): a stable
+   sort, highest first. */
+static int priority(const State *s, Move m) {
+    switch (m.kind) {
+    case TOP_TO_FOUNDATION:
+        return s->nup[m.a] == 1 && s->ndown[m.a] ? 100 + s->ndown[m.a] : 50;
+    case TALON_TO_FOUNDATION:
+        return 40;
+    case TALON_TO_PILE:
+        return 30;
+    default:
+        if (m.count == s->nup[m.a]) return s->ndown[m.a] ? 100 + s->ndown[m.a] : 20;
+        return 10;
+    }
+}
+
+static void order(const State *s, Move *moves, int n) {
+    int keys[MAX_MOVES];
+    for (int i = 0; i < n; i++) {
+        Move m = moves[i];
+        int k = priority(s, m);
+        int j = i;
+        while (j > 0 && keys[j - 1] < k) {
+            moves[j] = moves[j - 1];
+            keys[j] = keys[j - 1];
+            j--;
+        }
+        moves[j] = m;
+        keys[j] = k;
+    }
 }
 
 /* The search */
@@ -408,15 +512,19 @@ static int push(Work *w, const Deal *deal, const State *s) {
     f->state = *s;
     f->first = w->nmoves;
     f->count = generate(deal, s, &w->moves[w->nmoves]);
+    order(s, &w->moves[w->nmoves], f->count);
     f->cursor = 0;
     w->nmoves += (size_t)f->count;
     return 1;
 }
 
-static int run(const Deal *deal, const State *root, long long max_nodes, long long max_ms,
+static int run(const Deal *deal, const State *root, long long max_nodes, double deadline,
                long long max_states, Work *w, long long *nodes) {
-    double deadline = max_ms >= 0 ? now_ms() + (double)max_ms : 0.0;
     *nodes = 1;
+    w->depth = 0;
+    w->nmoves = 0;
+    free(w->table.slots);
+    memset(&w->table, 0, sizeof w->table);
     if (is_won(root)) return V_WON;
     if (!table_grow(&w->table)) return V_UNKNOWN;
     Key key = key_of(deal, root);
@@ -437,7 +545,7 @@ static int run(const Deal *deal, const State *root, long long max_nodes, long lo
         if (table_has(&w->table, &key, 0)) continue;
         if ((max_nodes >= 0 && *nodes >= max_nodes) || (long long)w->table.count >= max_states)
             return V_UNKNOWN;
-        if (max_ms >= 0 && *nodes % TIME_CHECK == 0 && now_ms() > deadline) return V_UNKNOWN;
+        if (deadline >= 0 && *nodes % TIME_CHECK == 0 && now_ms() > deadline) return V_UNKNOWN;
         if (w->table.count * 4 >= w->table.capacity * 3 ||
             (w->table.count * 2 >= w->table.capacity && w->table.capacity < MAX_CAPACITY)) {
             if (w->table.capacity >= MAX_CAPACITY || !table_grow(&w->table)) return V_UNKNOWN;
@@ -550,8 +658,23 @@ static PyObject *search(PyObject *self, PyObject *args) {
     long long nodes = 0;
     int verdict;
     Py_BEGIN_ALLOW_THREADS
+    double deadline = max_ms >= 0 ? now_ms() + (double)max_ms : -1.0;
     automatic(&deal, &root);
-    verdict = run(&deal, &root, max_nodes, max_ms, max_states, &w, &nodes);
+    /* As klondike_search.Search.solve: the narrower search first, the whole space only
+       when the narrower one holds no win. */
+    deal.strict = 1;
+    verdict = run(&deal, &root, max_nodes, deadline, max_states, &w, &nodes);
+    if (verdict == V_LOST) {
+        long long first = nodes;
+        if (max_nodes >= 0 && max_nodes - first < 1) {
+            verdict = V_UNKNOWN;
+        } else {
+            deal.strict = 0;
+            verdict = run(&deal, &root, max_nodes >= 0 ? max_nodes - first : -1, deadline,
+                          max_states, &w, &nodes);
+            nodes += first;
+        }
+    }
     Py_END_ALLOW_THREADS
 
     PyObject *path = PyList_New(0);
