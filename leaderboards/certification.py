@@ -87,6 +87,7 @@ def certificate_search(
     options: Mapping[str, Any],
     plan: CertifyPlan,
     draw_seed: Callable[[], str] = new_seed,
+    native: bool | None = None,
 ) -> Certificate:
     """Draw seeds until the solver wins one, within the plan's tries and time. When none
     is won, the last seed the solver did not prove lost (one that may be winnable),
@@ -100,7 +101,9 @@ def certificate_search(
         if best is not None and (tried >= plan.max_tries or remaining_ms < MIN_SEED_MS):
             break
         budget = Budget(ms=max(1, min(plan.budget_ms, remaining_ms)))
-        found = certify_new_seed(engine, options, budget=budget, max_tries=1, draw_seed=draw_seed)
+        found = certify_new_seed(
+            engine, options, budget=budget, max_tries=1, draw_seed=draw_seed, native=native
+        )
         tried += 1
         if found.certified:
             best = found
@@ -111,13 +114,18 @@ def certificate_search(
 
 
 def certificate_of_seed(
-    *, variant: str, options: Mapping[str, Any], seed: str, budget_ms: int
+    *,
+    variant: str,
+    options: Mapping[str, Any],
+    seed: str,
+    budget_ms: int,
+    native: bool | None = None,
 ) -> Certificate:
     """The solver's answer for one given seed (a deal that can no longer change)."""
     engine = get_variant(variant)
     solver = solver_for(engine.key)
     state = engine.deal(shuffled_deck(seed), engine.normalize_options(options))
-    solution = solver.solve(engine, state, budget=Budget(ms=max(1, budget_ms)))
+    solution = solver.solve(engine, state, budget=Budget(ms=max(1, budget_ms)), native=native)
     difficulty = solver.difficulty(solution) if solution.verdict == WON else None
     return Certificate(seed=seed, solution=solution, difficulty=difficulty, seeds_tried=1)
 
@@ -167,13 +175,14 @@ def _report(deal: DailyDeal, certificate: Certificate, *, redrawn: bool) -> None
     )
 
 
-def daily_deal_certify(*, deal_id: int) -> DailyDeal:
+def daily_deal_certify(*, deal_id: int, native: bool | None = None) -> DailyDeal:
     """Certify one daily deal. A certified deal is left as it is, so a retry or a second
     run changes nothing. While the deal is not sealed, seeds are drawn until one is won
     (the deal takes that seed); once it is sealed, a deal never tried is certified on
     its own seed, with the game's whole time, and one already tried is left alone.
     Without a win the deal keeps the best seed found, marked `unknown` (uncertified),
-    and a warning names the game and the day."""
+    and a warning names the game and the day. `native`: as Solver.solve (None: the
+    compiled core where it is built; False: the pure-Python search)."""
     deal = DailyDeal.objects.get(id=deal_id)
     if deal.verdict == DailyDeal.Verdict.WON:
         return deal
@@ -187,7 +196,9 @@ def daily_deal_certify(*, deal_id: int) -> DailyDeal:
     plan = certify_plan(variant=deal.variant)
     started = perf_counter()
     if not deal_sealed(day=deal.date):
-        certificate = certificate_search(variant=deal.variant, options=deal.options, plan=plan)
+        certificate = certificate_search(
+            variant=deal.variant, options=deal.options, plan=plan, native=native
+        )
         with transaction.atomic():
             locked = DailyDeal.objects.select_for_update().get(id=deal_id)
             if locked.verdict == DailyDeal.Verdict.WON:
@@ -217,7 +228,11 @@ def daily_deal_certify(*, deal_id: int) -> DailyDeal:
         )
         return deal
     certificate = certificate_of_seed(
-        variant=deal.variant, options=deal.options, seed=deal.seed, budget_ms=budget_ms
+        variant=deal.variant,
+        options=deal.options,
+        seed=deal.seed,
+        budget_ms=budget_ms,
+        native=native,
     )
     # The seed is the deal's for good: only the certificate is written, and not over
     # a certificate another run wrote meanwhile.
@@ -229,7 +244,7 @@ def daily_deal_certify(*, deal_id: int) -> DailyDeal:
     return deal
 
 
-def daily_deal_prepare(*, day: date, variant: str) -> DailyDeal:
+def daily_deal_prepare(*, day: date, variant: str, native: bool | None = None) -> DailyDeal:
     """The certified deal of a game and day, created if missing. A deal missing while
     its day is sealed (a fresh install during the day) is searched for before it is
     created, so that it is created certified; if a request created it meanwhile, that
@@ -237,15 +252,15 @@ def daily_deal_prepare(*, day: date, variant: str) -> DailyDeal:
     engine = get_variant(variant)
     existing = DailyDeal.objects.filter(date=day, variant=engine.key).first()
     if existing is not None:
-        return daily_deal_certify(deal_id=existing.id)
+        return daily_deal_certify(deal_id=existing.id, native=native)
     options = engine.normalize_options(_daily_options(engine.key))
     if not deal_sealed(day=day) or not solver_exists(variant=engine.key):
         deal, _ = DailyDeal.objects.get_or_create(
             date=day, variant=engine.key, defaults={"options": options, "seed": new_seed()}
         )
-        return daily_deal_certify(deal_id=deal.id)
+        return daily_deal_certify(deal_id=deal.id, native=native)
     certificate = certificate_search(
-        variant=engine.key, options=options, plan=certify_plan(variant=engine.key)
+        variant=engine.key, options=options, plan=certify_plan(variant=engine.key), native=native
     )
     deal, created = DailyDeal.objects.get_or_create(
         date=day,
@@ -253,7 +268,7 @@ def daily_deal_prepare(*, day: date, variant: str) -> DailyDeal:
         defaults={"options": options, "seed": certificate.seed, **certificate_fields(certificate)},
     )
     if not created:
-        return daily_deal_certify(deal_id=deal.id)
+        return daily_deal_certify(deal_id=deal.id, native=native)
     _report(deal, certificate, redrawn=True)
     return deal
 

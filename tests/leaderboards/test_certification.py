@@ -3,11 +3,13 @@ and stores the verdict, par, time, nodes, difficulty and line on the deal."""
 
 import logging
 from datetime import timedelta
+from io import StringIO
 from unittest import mock
 
 import pytest
 from celery.schedules import crontab
 from django.conf import settings
+from django.core.management import CommandError, call_command
 from django.urls import reverse
 
 from games.engine import replay
@@ -49,10 +51,13 @@ def only_spike(monkeypatch):
 def assert_certified_by_its_line(deal: DailyDeal) -> None:
     """The stored certificate is the solver's: the line wins the deal from its seed."""
     assert deal.verdict == DailyDeal.Verdict.WON
-    assert deal.solver_line and deal.par == len(deal.solver_line)
+    assert deal.solver_line
+    assert deal.par == len(deal.solver_line)
     assert deal.difficulty in range(1, 6)
-    assert deal.solve_ms is not None and deal.solve_ms >= 0
-    assert deal.solver_nodes is not None and deal.solver_nodes > 0
+    assert deal.solve_ms is not None
+    assert deal.solve_ms >= 0
+    assert deal.solver_nodes is not None
+    assert deal.solver_nodes > 0
     assert deal.seeds_tried >= 1
     outcome = replay(
         {
@@ -105,9 +110,7 @@ def test_the_evening_run_certifies_tomorrow_by_default(monkeypatch):
 
 
 @pytest.mark.parametrize("variant", GAMES)
-def test_every_games_solver_certifies_or_leaves_a_consistent_uncertified_deal(
-    variant, settings
-):
+def test_every_games_solver_certifies_or_leaves_a_consistent_uncertified_deal(variant, settings):
     """Each game's real solver, once registered, within a short budget: a won deal's
     line replays to a win from its seed; otherwise the deal says unknown, with no line."""
     if variant not in certification.solvers():
@@ -154,9 +157,12 @@ def test_without_a_win_the_deal_is_kept_uncertified_and_a_warning_names_it(
     assert deal.verdict == DailyDeal.Verdict.UNKNOWN
     assert deal.seeds_tried == 3
     assert (deal.par, deal.difficulty, deal.solver_line) == (None, None, [])
-    assert deal.solver_nodes == 30 and deal.solve_ms == 1  # the last seed's figures
+    assert deal.solver_nodes == 30
+    assert deal.solve_ms == 1
     warning = " ".join(r.getMessage() for r in caplog.records if r.levelno == logging.WARNING)
-    assert "kingsley" in warning and day.isoformat() in warning and "NOT certified" in warning
+    assert "kingsley" in warning
+    assert day.isoformat() in warning
+    assert "NOT certified" in warning
 
 
 def test_the_uncertified_fallback_keeps_a_seed_not_proved_lost(monkeypatch, settings):
@@ -210,7 +216,8 @@ def test_a_live_deal_never_tried_is_certified_on_its_own_seed(monkeypatch, playe
     deal_after = DailyDeal.objects.get(id=certified)
     assert certified == deal.id
     assert deal_after.seed == deal.seed
-    assert deal_after.verdict == DailyDeal.Verdict.WON and deal_after.seeds_tried == 1
+    assert deal_after.verdict == DailyDeal.Verdict.WON
+    assert deal_after.seeds_tried == 1
     # Its one seed gets the game's whole time rather than one seed's budget.
     plan = certification.certify_plan(variant="kingsley")
     assert solver.calls[0].ms > plan.budget_ms
@@ -311,3 +318,22 @@ def test_difficulty_bands_have_words():
         "Fiendish",
     ]
     assert certification.difficulty_word(None) is None
+
+
+@requires_solver("spike")
+def test_the_command_certifies_in_process_for_the_embedded_default(monkeypatch):
+    only_spike(monkeypatch)
+    out = StringIO()
+    call_command("daily_deals_certify", "--day", ahead().isoformat(), "--pure-python", stdout=out)
+    deal = DailyDeal.objects.get(date=ahead(), variant="spike")
+    assert_certified_by_its_line(deal)
+    assert f"{ahead().isoformat()} spike: certified winnable, par {deal.par}" in out.getvalue()
+    # Today's Spike deal was missing, so it was certified too.
+    assert DailyDeal.objects.get(date=today_utc(), variant="spike").verdict == WON
+
+
+def test_the_command_refuses_a_bad_day_or_game():
+    with pytest.raises(CommandError, match="--day"):
+        call_command("daily_deals_certify", "--day", "2026-02-30")
+    with pytest.raises(CommandError, match="No daily deal for chess"):
+        call_command("daily_deals_certify", "--game", "chess")
