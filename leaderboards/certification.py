@@ -175,14 +175,17 @@ def _report(deal: DailyDeal, certificate: Certificate, *, redrawn: bool) -> None
     )
 
 
-def daily_deal_certify(*, deal_id: int, native: bool | None = None) -> DailyDeal:
+def daily_deal_certify(
+    *, deal_id: int, native: bool | None = None, time_ms: int | None = None
+) -> DailyDeal:
     """Certify one daily deal. A certified deal is left as it is, so a retry or a second
     run changes nothing. While the deal is not sealed, seeds are drawn until one is won
     (the deal takes that seed); once it is sealed, a deal never tried is certified on
     its own seed, with the game's whole time, and one already tried is left alone.
     Without a win the deal keeps the best seed found, marked `unknown` (uncertified),
     and a warning names the game and the day. `native`: as Solver.solve (None: the
-    compiled core where it is built; False: the pure-Python search)."""
+    compiled core where it is built; False: the pure-Python search). `time_ms`: less
+    time than the game's, when the caller has spent some of it."""
     deal = DailyDeal.objects.get(id=deal_id)
     if deal.verdict == DailyDeal.Verdict.WON:
         return deal
@@ -194,6 +197,8 @@ def daily_deal_certify(*, deal_id: int, native: bool | None = None) -> DailyDeal
         )
         return deal
     plan = certify_plan(variant=deal.variant)
+    if time_ms is not None:
+        plan = replace(plan, time_ms=max(0, min(plan.time_ms, time_ms)))
     started = perf_counter()
     if not deal_sealed(day=deal.date):
         certificate = certificate_search(
@@ -250,6 +255,7 @@ def daily_deal_prepare(*, day: date, variant: str, native: bool | None = None) -
     created, so that it is created certified; if a request created it meanwhile, that
     deal is kept and certified on its own seed."""
     engine = get_variant(variant)
+    started = perf_counter()
     existing = DailyDeal.objects.filter(date=day, variant=engine.key).first()
     if existing is not None:
         return daily_deal_certify(deal_id=existing.id, native=native)
@@ -268,7 +274,10 @@ def daily_deal_prepare(*, day: date, variant: str, native: bool | None = None) -
         defaults={"options": options, "seed": certificate.seed, **certificate_fields(certificate)},
     )
     if not created:
-        return daily_deal_certify(deal_id=deal.id, native=native)
+        # A request dealt it during the search: its own seed gets the time that is left.
+        spent_ms = int((perf_counter() - started) * 1000)
+        plan_ms = certify_plan(variant=engine.key).time_ms
+        return daily_deal_certify(deal_id=deal.id, native=native, time_ms=plan_ms - spent_ms)
     _report(deal, certificate, redrawn=True)
     return deal
 

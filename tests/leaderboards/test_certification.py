@@ -2,6 +2,7 @@
 and stores the verdict, par, time, nodes, difficulty and line on the deal."""
 
 import logging
+import time
 from datetime import timedelta
 from io import StringIO
 from unittest import mock
@@ -230,6 +231,28 @@ def test_a_live_deal_already_tried_is_left_alone(monkeypatch, settings):
     refuse_solving(monkeypatch, ["kingsley"])
     again = certification.daily_deal_certify(deal_id=deal.id)
     assert (again.seed, again.verdict) == (deal.seed, DailyDeal.Verdict.UNKNOWN)
+
+
+def test_a_deal_a_request_dealt_during_the_search_is_kept_and_gets_the_time_left(
+    monkeypatch, settings
+):
+    settings.DAILY_CERTIFY_TIME_MS = 5_000
+    solver = script_solver(monkeypatch, "kingsley", [WON, UNKNOWN])
+    dealt = []
+
+    def request_meanwhile(variant, state, budget):
+        if not dealt:  # a player opens the daily page while the search runs
+            dealt.append(deal_of("kingsley"))
+            time.sleep(1.5)
+        return type(solver).search(solver, variant, state, budget)
+
+    monkeypatch.setattr(solver, "search", request_meanwhile)
+    deal = certification.daily_deal_prepare(day=today_utc(), variant="kingsley")
+    assert deal.id == dealt[0].id
+    assert deal.seed == dealt[0].seed  # the seed players may have seen stays
+    assert deal.verdict == DailyDeal.Verdict.UNKNOWN
+    assert len(solver.calls) == 2
+    assert solver.calls[1].ms <= 5_000 - 1_500  # not the game's whole time again
 
 
 def test_a_deal_sealed_during_its_search_keeps_its_seed(monkeypatch):
