@@ -103,6 +103,12 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Transactions take SQLite's write lock when they begin, so two writers (the server's
+    # threads, the embedded pool refill's thread: docs/pool.md) wait for each other within
+    # the busy timeout instead of one failing with "database is locked" when its read
+    # turns into a write.
+    DATABASES["default"].setdefault("OPTIONS", {})["transaction_mode"] = "IMMEDIATE"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "")

@@ -495,3 +495,11 @@ def test_the_embedded_refill_runs_in_a_thread_after_the_deal(player, settings, m
     started[0].join(60)
     assert game.certified_seed_id is not None
     assert pools.pool_waiting_count(pool=spike_pool()) == TARGET
+
+
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="SQLite's transaction mode")
+def test_sqlite_transactions_take_the_write_lock_when_they_begin():
+    """The embedded refill's thread writes beside the requests: with BEGIN IMMEDIATE a
+    writer waits for the other (busy timeout) instead of failing with "database is
+    locked" when its read turns into a write."""
+    assert connection.settings_dict["OPTIONS"]["transaction_mode"] == "IMMEDIATE"
