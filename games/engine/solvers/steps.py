@@ -98,18 +98,22 @@ class StepsSolver(Solver[StepsState]):
         started = perf_counter()
         rules, position, settling = encode(state)
         down, up, found, talon, waste, recycles, slots = position
-        verdict, line, nodes = _native_search(
-            (rules.draw, rules.buffers, rules.recycles, int(rules.retrieval)),
-            [list(cards) for cards in down],
-            [list(cards) for cards in up],
-            list(found),
-            list(talon),
-            waste,
-            recycles,
-            list(slots),
-            budget.nodes or 0,
-            budget.ms or 0,
-        )
+        try:
+            verdict, line, nodes = _native_search(
+                (rules.draw, rules.buffers, rules.recycles, int(rules.retrieval)),
+                [list(cards) for cards in down],
+                [list(cards) for cards in up],
+                list(found),
+                list(talon),
+                waste,
+                recycles,
+                list(slots),
+                budget.nodes or 0,
+                budget.ms or 0,
+            )
+        except ValueError:  # a position beyond the core's fixed sizes (a pile of 16
+            # face-down cards): only a hand-made snapshot can be one; Python answers.
+            return self.search(variant, state, budget)
         return self._solution(verdict, rules, position, settling, line, nodes, started, True)
 
     @staticmethod

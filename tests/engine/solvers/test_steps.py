@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from games.engine.cards import full_deck
 from games.engine.errors import EngineError
 from games.engine.notation import format_move
 from games.engine.registry import get_variant
@@ -242,3 +243,26 @@ def test_native_demanded_where_it_is_not_built_is_refused(monkeypatch: Any) -> N
     monkeypatch.setattr(type(SOLVER), "native_available", lambda self: False)
     with pytest.raises(EngineError):
         solve_case(case("bench-steps-1"), native=True)
+
+
+def test_a_position_beyond_the_compiled_cores_sizes_is_answered_in_python() -> None:
+    # A hand-made snapshot with 17 face-down cards in one pile (no deal has more than 6).
+    deck = list(full_deck())
+    piles = [{"down": deck[:17], "up": [deck[17]]}] + [{"down": [], "up": []}] * 6
+    data = {
+        "variant": "steps",
+        "tableau": piles,
+        "foundations": [0, 0, 0, 0],
+        "stock": deck[18:],
+        "waste": [],
+        "options": {"draw": 1, "buffers": 4, "recycles": 3, "retrieval": False},
+        "reserves": [None] * 4,
+        "recycles": 0,
+        "points": 0,
+        "reserve_uses": 0,
+    }
+    state = STEPS.load(data)
+    solution = SOLVER.solve(STEPS, state, budget=Budget(nodes=200))
+    assert solution.verdict == UNKNOWN
+    assert not solution.native
+    assert solution.nodes == 200
