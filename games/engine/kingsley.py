@@ -23,7 +23,7 @@ from .klondike_family import (
     fits_foundation,
 )
 from .registry import register
-from .stuck import PilePair, Position, is_stuck, moved, position_of
+from .stuck import FREE, STUCK, UNDECIDED, PilePair, Position, moved, position_of, stuck_verdict
 from .tableau import Pile
 from .variant import Json
 
@@ -65,13 +65,18 @@ class Kingsley(KlondikeFamily[KingsleyState]):
         return sum(state.foundations)
 
     def is_lost(self, state: KingsleyState) -> bool:
+        return self.lost_verdict(state) == STUCK
+
+    def lost_verdict(self, state: KingsleyState) -> str:
+        """The search's answer (stuck.py): ``STUCK`` (lost, proved from what the player
+        sees), ``FREE``, or ``UNDECIDED`` when it reached its cap."""
         if state.stock or state.foundations == FULL_FOUNDATIONS:
-            return False
+            return FREE
         waste = state.waste[-1] if state.waste else None
         position = position_of(state.tableau)
         if _explore(position, waste, state.foundations) is None:
-            return False  # a productive move is legal now: the usual case, and cheap
-        return _stuck(position, waste, state.foundations)
+            return FREE  # a productive move is legal now: the usual case, and cheap
+        return _verdict(position, waste, state.foundations)
 
     def public_view(self, state: KingsleyState) -> Json:
         status = self.status(state)
@@ -83,6 +88,7 @@ class Kingsley(KlondikeFamily[KingsleyState]):
             "cards_on_foundations": sum(state.foundations),
             "status": status,
             "lost_reason": LOST_REASON if status == "lost" else None,
+            "may_be_stuck": self.lost_verdict(state) == UNDECIDED,
         }
 
     def load_extra(
@@ -98,10 +104,10 @@ class Kingsley(KlondikeFamily[KingsleyState]):
 
 
 @lru_cache(maxsize=256)
-def _stuck(position: Position, waste: str | None, foundations: tuple[int, ...]) -> bool:
+def _verdict(position: Position, waste: str | None, foundations: tuple[int, ...]) -> str:
     # Cached: apply() asks about the position it starts from and the one it ends in,
-    # and legal_moves() asks again.
-    return is_stuck(position, lambda each: _explore(each, waste, foundations))
+    # and legal_moves() and the public view ask again.
+    return stuck_verdict(position, lambda each: _explore(each, waste, foundations))
 
 
 def _explore(

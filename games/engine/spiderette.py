@@ -12,7 +12,6 @@ under it turns up. Four runs removed win; a stuck game with an empty stock is lo
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from .cards import RANK_VALUE, SUITS, card_name, card_of, full_deck, rank_name, validate_deck
@@ -42,7 +41,8 @@ from .records import (
     record_move,
 )
 from .registry import register
-from .stuck import PilePair, Position, is_stuck, moved, position_of
+from .spiderette_lost import lost_verdict
+from .stuck import FREE, STUCK, UNDECIDED
 from .tableau import (
     PILE_INDEX,
     Pile,
@@ -57,9 +57,6 @@ from .tableau import (
 from .variant import LOST, WON, Json, Step, Variant
 
 DEAL_SIZE = 7
-# Spiderette's positions branch far more than Kingsley's: a smaller cap keeps the worst
-# move request near 30 ms instead of 300 ms; a search that reaches it never loses a game.
-SEARCH_CAP = 2_000
 RUN_LENGTH = 13
 RUNS = len(SUITS)
 STOCK_SIZES = frozenset({24, 17, 10, 3, 0})
@@ -367,12 +364,14 @@ class Spiderette(Variant[SpideretteState]):
         return len(state.removed) == RUNS
 
     def is_lost(self, state: SpideretteState) -> bool:
+        return self.lost_verdict(state) == STUCK
+
+    def lost_verdict(self, state: SpideretteState) -> str:
+        """The search's answer (spiderette_lost.py): ``STUCK`` (lost, proved from what
+        the player sees), ``FREE``, or ``UNDECIDED`` when it reached its cap."""
         if state.stock or len(state.removed) == RUNS:
-            return False
-        position = position_of(state.tableau)
-        if _explore(position) is None:
-            return False  # a productive move is legal now: the usual case, and cheap
-        return _stuck(position)
+            return FREE
+        return lost_verdict(state.tableau)
 
     def score(self, state: SpideretteState) -> int:
         return RUN_LENGTH * len(state.removed)
@@ -465,6 +464,7 @@ class Spiderette(Variant[SpideretteState]):
             "score": self.score(state),
             "status": status,
             "lost_reason": LOST_REASON if status == LOST else None,
+            "may_be_stuck": self.lost_verdict(state) == UNDECIDED,
         }
 
     def dump(self, state: SpideretteState) -> Json:
@@ -525,58 +525,6 @@ def _put_run_back(
             raise misfit()
         pile = turned
     return Pile(pile.down, pile.up + _RUN_CARDS[suit]), removed[:-1]
-
-
-@lru_cache(maxsize=256)
-def _stuck(position: Position) -> bool:
-    # Cached: apply() asks about the position it starts from and the one it ends in,
-    # and legal_moves() asks again.
-    return is_stuck(position, _explore, _promise, cap=SEARCH_CAP)
-
-
-def _promise(position: Position) -> int:
-    """How close a position looks to completing a run, to try it first: the cards lying
-    on the card above them in their suit, plus the longest King-headed run at a top."""
-    pairs = 0
-    king_run = 0
-    for _, up in position:
-        for index in range(1, len(up)):
-            if _UNDER[up[index]] == up[index - 1]:
-                pairs += 1
-        run = suit_run_length(up)
-        if run and RANK_VALUE[up[-run]] == RUN_LENGTH:
-            king_run = max(king_run, run)
-    return pairs + king_run
-
-
-def _explore(position: Position) -> list[list[PilePair]] | None:
-    """None when a productive move is legal: a unit that leaves face-down cards
-    uncovered, or one that completes a run. Otherwise the positions after each other
-    move (into one empty pile only: once sorted, every empty pile is the same)."""
-    by_rank: dict[int, list[int]] = {}
-    empty = None
-    runs = []
-    for index, (_, up) in enumerate(position):
-        runs.append(suit_run_length(up))
-        if up:
-            by_rank.setdefault(RANK_VALUE[up[-1]], []).append(index)
-        elif empty is None:
-            empty = index
-    successors = []
-    for source, (down, up) in enumerate(position):
-        for count in range(1, runs[source] + 1):
-            head = up[-count]
-            targets = by_rank.get(RANK_VALUE[head] + 1)
-            whole = count == len(up)
-            if whole and down and (targets or empty is not None):
-                return None  # the move turns a card up
-            for target in targets or ():
-                if position[target][1][-1] == _UNDER[head] and runs[target] + count >= RUN_LENGTH:
-                    return None  # the move completes a run
-                successors.append(moved(position, source, target, count))
-            if empty is not None and not whole:
-                successors.append(moved(position, source, empty, count))
-    return successors
 
 
 def _cards_on_table(state: SpideretteState) -> int:

@@ -12,21 +12,28 @@ productive only above the foundations' height where the search started).
 A position whose stock is empty is stuck when no productive move is legal in it nor in
 any position reachable from it by non-productive moves alone. The variant supplies one
 function, ``explore(position)``: None when a productive move is legal in the position,
-otherwise the positions after each of its non-productive moves. The search visits at
-most ``cap`` distinct positions (``SEARCH_CAP`` by default; Spiderette passes a smaller
-one); reaching it means "not stuck".
+otherwise the positions after each of its non-productive moves. The search goes breadth
+first (or most promising first, given a ``promise``) and visits at most ``cap`` distinct
+positions (``SEARCH_CAP`` by default; Spiderette and Steps with retrieval pass their
+own). It has three answers: ``STUCK`` (every reachable position was seen: a proof, and
+from public information only, since turning a face-down card up is productive and ends
+the search, so no face-down card is ever read), ``FREE`` (a productive move was found)
+and ``UNDECIDED`` (the cap was reached first; the game is not lost, and the board says
+that no productive move may remain).
 
-Two forms of position:
+Three forms of position:
 
-- ``is_stuck``: for Kingsley and Spiderette, whose non-productive moves change only the
-  face-up cards of the tableau, a position is the tableau alone (the waste and
+- ``is_stuck`` / ``stuck_verdict``: for Kingsley, whose non-productive moves change only
+  the face-up cards of the tableau, a position is the tableau alone (the waste and
   foundations stay as they are), compared with its piles sorted: two tableaux that
   differ only in the order of their piles are one position;
-- ``is_stuck_among``: for positions that are more than a tableau (Steps: its
-  non-productive moves also change the reserve slots and, with retrieval, the
-  foundations), ``explore`` returns each successor already in canonical form.
+- ``is_stuck_among`` / ``search``: for positions that are more than a tableau (Steps:
+  its non-productive moves also change the reserve slots and, with retrieval, the
+  foundations) or held in a form of the variant's own (Spiderette's strings,
+  spiderette_lost.py), ``explore`` returns each successor already in canonical form.
 """
 
+from collections import deque
 from collections.abc import Callable, Hashable, Iterable
 from heapq import heappop, heappush
 from typing import Any, TypeVar
@@ -35,7 +42,7 @@ from .tableau import Pile
 
 SEARCH_CAP = 20_000
 """At most this many distinct positions are examined. When the cap is reached before the
-search is over, the position is *not* declared stuck (the game goes on)."""
+search is over, the position is *not* declared stuck (the game goes on, ``UNDECIDED``)."""
 
 PilePair = tuple[tuple[str, ...], tuple[str, ...]]
 """A pile as (face-down cards, face-up cards), both bottom first."""
@@ -60,6 +67,14 @@ def moved(position: Position, source: int, target: int, count: int) -> list[Pile
     return piles
 
 
+STUCK = "stuck"
+"""Verdict: no productive move is reachable (the whole space was searched): a proof."""
+FREE = "free"
+"""Verdict: a productive move is legal in some reachable position."""
+UNDECIDED = "undecided"
+"""Verdict: the cap was reached first; nothing is proved either way."""
+
+
 def is_stuck(
     start: Position,
     explore: Explore,
@@ -71,9 +86,9 @@ def is_stuck(
     than ``cap`` positions.
 
     ``promise`` (higher first) only orders the search, so that a productive move, when
-    there is one, is found sooner; without it the search goes depth first. The answer
+    there is one, is found sooner; without it the search goes breadth first. The answer
     does not depend on the order unless the cap is reached."""
-    return _search(start, explore, promise, cap, canonical=False)
+    return stuck_verdict(start, explore, promise, cap) == STUCK
 
 
 def is_stuck_among(
@@ -86,31 +101,65 @@ def is_stuck_among(
     and foundations too): ``explore`` returns the successors already in canonical form,
     so that equal positions compare equal; the search, its cap and its answer are
     ``is_stuck``'s."""
-    return _search(start, explore, promise, cap, canonical=True)
+    return search(start, explore, promise, cap)[0] == STUCK
 
 
-def _search(
-    start: Any,
-    explore: Callable[[Any], Iterable[Any] | None],
-    promise: Callable[[Any], int] | None,
-    cap: int,
-    canonical: bool,
-) -> bool:
+def stuck_verdict(
+    start: Position,
+    explore: Explore,
+    promise: Callable[[Position], int] | None = None,
+    cap: int = SEARCH_CAP,
+) -> str:
+    """``is_stuck`` with its third answer kept apart: ``STUCK``, ``FREE`` or
+    ``UNDECIDED`` (the cap reached)."""
+
+    def sorted_explore(position: Position) -> list[Position] | None:
+        successors = explore(position)
+        if successors is None:
+            return None
+        return [tuple(sorted(successor)) for successor in successors]
+
+    return search(start, sorted_explore, promise, cap)[0]
+
+
+def search(
+    start: P,
+    explore: Callable[[P], Iterable[P] | None],
+    promise: Callable[[P], int] | None = None,
+    cap: int = SEARCH_CAP,
+) -> tuple[str, set[P]]:
+    """The verdict on ``start`` and the positions seen. ``explore`` returns canonical
+    successors, or None when a productive move is legal. Without ``promise`` the search
+    goes breadth first (a productive move a few moves away is found after few
+    positions, where depth first can wander through a huge space first); with it, the
+    most promising position first, the oldest among equals. After ``STUCK`` every
+    position seen is stuck too (each is reachable from ``start``)."""
     seen = {start}
-    # Entries (-promise, -order, position): the most promising first, then the newest.
-    pending = [(0, 0, start)]
+    if promise is None:
+        queue = deque((start,))
+        while queue:
+            successors = explore(queue.popleft())
+            if successors is None:
+                return FREE, seen
+            for position in successors:
+                if position not in seen:
+                    if len(seen) >= cap:
+                        return UNDECIDED, seen
+                    seen.add(position)
+                    queue.append(position)
+        return STUCK, seen
+    # Entries (-promise, order, position): the most promising first, then the oldest.
+    pending: list[tuple[int, int, Any]] = [(0, 0, start)]
     order = 0
     while pending:
         successors = explore(heappop(pending)[2])
         if successors is None:
-            return False
-        for successor in successors:
-            position = successor if canonical else tuple(sorted(successor))
+            return FREE, seen
+        for position in successors:
             if position not in seen:
                 if len(seen) >= cap:
-                    return False
+                    return UNDECIDED, seen
                 seen.add(position)
                 order += 1
-                rank = -promise(position) if promise is not None else 0
-                heappush(pending, (rank, -order, position))
-    return True
+                heappush(pending, (-promise(position), order, position))
+    return STUCK, seen

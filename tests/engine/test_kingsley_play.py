@@ -118,6 +118,7 @@ PUBLIC_KEYS = {
     "cards_on_foundations",
     "status",
     "lost_reason",
+    "may_be_stuck",
 }
 
 
@@ -145,6 +146,7 @@ def test_public_view_shape():
     assert view["auto_complete"] is False
     assert view["status"] == "in_progress"
     assert view["lost_reason"] is None
+    assert view["may_be_stuck"] is False
     assert json.loads(json.dumps(view)) == view
 
 

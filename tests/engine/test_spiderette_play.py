@@ -124,6 +124,7 @@ PUBLIC_KEYS = {
     "score",
     "status",
     "lost_reason",
+    "may_be_stuck",
 }
 
 
@@ -147,6 +148,7 @@ def test_public_view_shape():
     assert view["cards_removed"] == view["score"] == 26
     assert view["status"] == "in_progress"
     assert view["lost_reason"] is None
+    assert view["may_be_stuck"] is False
     assert json.loads(json.dumps(view)) == view
 
 

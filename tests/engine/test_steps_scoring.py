@@ -340,6 +340,7 @@ VIEW_KEYS = [
     "reserve_used_ever",
     "status",
     "lost_reason",
+    "may_be_stuck",
     "score",
 ]
 
@@ -390,6 +391,7 @@ def test_the_public_view_in_full():
         "reserve_used_ever": True,
         "status": "in_progress",
         "lost_reason": None,
+        "may_be_stuck": False,
         "score": 10,
     }
     assert list(STEPS.public_view(state)) == VIEW_KEYS

@@ -7,10 +7,10 @@ pile between empty piles, part of a run)."""
 
 import pytest
 
-from games.engine import EngineError, Move
+from games.engine import EngineError, Move, spiderette_lost
 from games.engine.kingsley import LOST_REASON as KINGSLEY_REASON
 from games.engine.spiderette import LOST_REASON as SPIDERETTE_REASON
-from games.engine.stuck import is_stuck, position_of
+from games.engine.stuck import STUCK, is_stuck, position_of, search
 
 from .helpers import KINGSLEY, SPIDERETTE, make_kingsley, make_spiderette, run_of
 
@@ -303,12 +303,11 @@ def test_at_the_cap_the_position_is_not_declared_lost():
 
 
 def test_the_order_of_the_search_does_not_change_the_answer():
-    position = position_of(SPIDERETTE_SHUTTLE.tableau)
-    from games.engine.spiderette import _explore
-
-    assert is_stuck(position, _explore)
-    assert is_stuck(position, _explore, promise=lambda _: 0)
-    assert is_stuck(position, _explore, promise=len)
+    position = spiderette_lost.position_of(SPIDERETTE_SHUTTLE.tableau)
+    explore = spiderette_lost.explore
+    assert search(position, explore)[0] == STUCK
+    assert search(position, explore, promise=lambda _: 0)[0] == STUCK
+    assert search(position, explore, promise=lambda each: -len(each[0]))[0] == STUCK
 
 
 def test_positions_that_differ_only_in_the_order_of_their_piles_are_one():

@@ -6,13 +6,18 @@ from functools import lru_cache
 
 from ..cards import RANK_VALUE, SUIT_INDEX, SUITS, card_of
 from ..klondike_family import FULL_FOUNDATIONS, KING, TAKES, builds_on, fits_foundation
-from ..stuck import PilePair, is_stuck_among, moved
+from ..stuck import FREE, SEARCH_CAP, STUCK, PilePair, moved, search
 from .state import StepsState, raised
 
 LOST_REASON = (
     "The stock is empty, no recycle can turn the waste back and no move can change the "
     "outcome: no card can reach a foundation, leave the waste or turn up."
 )
+
+RETRIEVAL_SEARCH_CAP = 5_000
+"""The search's cap with retrieval on (stuck.SEARCH_CAP without it): every foundation
+card that can come down multiplies the positions, a search at the cap costs about 40 µs
+a position, and a position left undecided is not lost (the board offers Finish)."""
 
 StepsPosition = tuple[tuple[PilePair, ...], tuple[str, ...], tuple[int, ...]]
 """The sorted piles, the sorted cards in the slots, and the foundation heights."""
@@ -21,16 +26,22 @@ StepsPosition = tuple[tuple[PilePair, ...], tuple[str, ...], tuple[int, ...]]
 def is_locked_out(state: StepsState) -> bool:
     """Whether the game is lost: the stock empty, no recycle left that could turn the
     waste back, and no productive move legal now or after non-productive moves."""
+    return lockout_verdict(state) == STUCK
+
+
+def lockout_verdict(state: StepsState) -> str:
+    """The search's answer: ``STUCK`` (lost, proved from what the player sees),
+    ``FREE``, or ``UNDECIDED`` when it reached its cap (stuck.py)."""
     if state.stock or state.foundations == FULL_FOUNDATIONS:
-        return False
+        return FREE
     options = state.options
     if state.waste and state.recycles < options.recycles:
-        return False  # a recycle is left, and it is productive
+        return FREE  # a recycle is left, and it is productive
     waste = state.waste[-1] if state.waste else None
     position = position_of(state)
     context = (waste, options.buffers, sum(state.foundations), options.retrieval)
     if explore(position, *context) is None:
-        return False  # a productive move is legal now: the usual case, and cheap
+        return FREE  # a productive move is legal now: the usual case, and cheap
     return stuck(position, *context)
 
 
@@ -55,12 +66,15 @@ def stuck(
     buffers: int,
     start_total: int,
     retrieval: bool,
-) -> bool:
+) -> str:
     # Cached: apply() asks about the position it starts from and the one it ends in,
-    # and legal_moves() asks again.
-    return is_stuck_among(
-        position, lambda each: explore(each, waste, buffers, start_total, retrieval)
-    )
+    # legal_moves() and the public view ask again. Breadth first: with retrieval on, a
+    # depth-first search could wander through millions of positions (retrievals and
+    # putting back) before the productive move a few moves away.
+    cap = RETRIEVAL_SEARCH_CAP if retrieval else SEARCH_CAP
+    return search(
+        position, lambda each: explore(each, waste, buffers, start_total, retrieval), cap=cap
+    )[0]
 
 
 def explore(

@@ -31,10 +31,11 @@ from ..notation import (
 )
 from ..records import is_count, misfit
 from ..registry import register
+from ..stuck import UNDECIDED
 from ..tableau import PILE_INDEX, Pile, lift, replace_pile, turn_down, turn_up
 from ..variant import LOST, Json, Step
 from .ledger import ledger, ledger_lines, move_points, time_bonus
-from .lost import LOST_REASON, is_locked_out
+from .lost import LOST_REASON, is_locked_out, lockout_verdict
 from .options import MAX_BUFFERS, OPTION_KEYS, StepsOptions, options_of, slots_message, whole
 from .state import (
     EMPTY_RESERVES,
@@ -460,6 +461,7 @@ class Steps(KlondikeFamily[StepsState]):
             "reserve_used_ever": state.reserve_uses > 0,
             "status": status,
             "lost_reason": LOST_REASON if status == LOST else None,
+            "may_be_stuck": lockout_verdict(state) == UNDECIDED,
             "score": total,
         }
 
