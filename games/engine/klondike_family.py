@@ -823,6 +823,34 @@ class KlondikeFamily(Variant[S]):
             "waste": {"count": len(state.waste), "fan": list(state.waste[-WASTE_FAN:])},
         }
 
+    def waste_fan_size(self, state: S) -> int:
+        """How many of the waste's top cards the public view shows."""
+        return WASTE_FAN
+
+    def hidden_cards(self, state: S) -> tuple[str, ...]:
+        """Each pile's face-down cards (pile 1 to 7, bottom first), then the stock (in
+        its order), then the waste below the cards its fan shows (bottom first)."""
+        hidden_waste = state.waste[: max(0, len(state.waste) - self.waste_fan_size(state))]
+        down = tuple(card for pile in state.tableau for card in pile.down)
+        return down + state.stock + hidden_waste
+
+    def with_hidden_cards(self, state: S, cards: Sequence[str]) -> S:
+        given = self._refill_check(state, cards)
+        piles = []
+        at = 0
+        for pile in state.tableau:
+            size = len(pile.down)
+            piles.append(Pile(given[at : at + size], pile.up) if size else pile)
+            at += size
+        stock = given[at : at + len(state.stock)]
+        at += len(stock)
+        return state.with_parts(
+            tableau=tuple(piles),
+            foundations=state.foundations,
+            stock=stock,
+            waste=given[at:] + state.waste[len(given) - at :],
+        )
+
     def dump(self, state: S) -> Json:
         return {
             "variant": self.key,

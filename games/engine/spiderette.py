@@ -467,6 +467,20 @@ class Spiderette(Variant[SpideretteState]):
             "may_be_stuck": self.lost_verdict(state) == UNDECIDED,
         }
 
+    def hidden_cards(self, state: SpideretteState) -> tuple[str, ...]:
+        """Each pile's face-down cards (pile 1 to 7, bottom first), then the stock."""
+        return tuple(card for pile in state.tableau for card in pile.down) + state.stock
+
+    def with_hidden_cards(self, state: SpideretteState, cards: Sequence[str]) -> SpideretteState:
+        given = self._refill_check(state, cards)
+        piles = []
+        at = 0
+        for pile in state.tableau:
+            size = len(pile.down)
+            piles.append(Pile(given[at : at + size], pile.up) if size else pile)
+            at += size
+        return SpideretteState(tableau=tuple(piles), stock=given[at:], removed=state.removed)
+
     def dump(self, state: SpideretteState) -> Json:
         return {
             "variant": self.key,

@@ -555,6 +555,42 @@ class Spike(Variant[SpikeState]):
             "badge": summit_badge(state),
         }
 
+    def hidden_cards(self, state: SpikeState) -> tuple[str, ...]:
+        """The spike cards not yet exposed (in position order), then the stock, then
+        the waste's cards but its top card (bottom first; all of them when the wild
+        card is on top, and never the wild card itself)."""
+        spikes = state.spikes
+        covered = tuple(
+            card
+            for position, card in enumerate(spikes)
+            if card is not None and not is_exposed(spikes, position)
+        )
+        return covered + state.stock + _hidden_waste(state.waste)
+
+    def with_hidden_cards(self, state: SpikeState, cards: Sequence[str]) -> SpikeState:
+        given = iter(self._refill_check(state, cards))
+        spikes = state.spikes
+        refilled = tuple(
+            next(given) if card is not None and not is_exposed(spikes, position) else card
+            for position, card in enumerate(spikes)
+        )
+        stock = tuple(next(given) for _ in state.stock)
+        top = len(state.waste) - 1  # the top card stays, as does the wild card
+        waste = tuple(
+            card if card == WILD_MARK or at == top else next(given)
+            for at, card in enumerate(state.waste)
+        )
+        return SpikeState(
+            spikes=refilled,
+            stock=stock,
+            waste=waste,
+            wild_used=state.wild_used,
+            streak=state.streak,
+            score=state.score,
+            time_bonus_seconds=state.time_bonus_seconds,
+            mode=state.mode,
+        )
+
     def dump(self, state: SpikeState) -> Json:
         return {
             "variant": self.key,
@@ -621,6 +657,12 @@ _SNAPSHOT_KEYS = {
     "score",
     "time_bonus_seconds",
 }
+
+
+def _hidden_waste(waste: tuple[str, ...]) -> tuple[str, ...]:
+    """The waste's cards the public view does not show: all but a card on top."""
+    below = waste[:-1] if waste and waste[-1] != WILD_MARK else waste
+    return tuple(card for card in below if card != WILD_MARK)
 
 
 def _lost_reason(state: SpikeState) -> str:

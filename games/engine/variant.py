@@ -156,6 +156,32 @@ class Variant(ABC, Generic[StateT]):
         return []
 
     @abstractmethod
+    def hidden_cards(self, state: StateT) -> tuple[str, ...]:
+        """The cards the public view does not show, place by place in a fixed order
+        (each variant documents its own): face-down cards, the stock, and the cards of
+        the waste below those the view shows. As a set they are the full deck less the
+        cards the view shows; their places are the secret. Hints sample arrangements of
+        them (hints.py)."""
+
+    @abstractmethod
+    def with_hidden_cards(self, state: StateT, cards: Sequence[str]) -> StateT:
+        """The state with its hidden places refilled, in the order ``hidden_cards``
+        lists them, from ``cards``: the same cards in any order, so every hidden place
+        keeps its count and everything the public view shows stays as it is.
+        EngineError when ``cards`` are not the hidden cards."""
+
+    def _refill_check(self, state: StateT, cards: Sequence[str]) -> tuple[str, ...]:
+        """``cards`` as a tuple, or EngineError when they are not the state's hidden
+        cards in some order (for ``with_hidden_cards``)."""
+        given = tuple(cards)
+        if sorted(given) != sorted(self.hidden_cards(state)):
+            raise EngineError(
+                f"A {self.name} state's hidden places are refilled only with its own "
+                f"{len(self.hidden_cards(state))} hidden cards, in any order"
+            )
+        return given
+
+    @abstractmethod
     def dump(self, state: StateT) -> Json:
         """A full JSON-serialisable snapshot, hidden cards included, for the server only."""
 

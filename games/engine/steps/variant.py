@@ -434,7 +434,7 @@ class Steps(KlondikeFamily[StepsState]):
     def public_view(self, state: StepsState) -> Json:
         options = state.options
         view = self.common_view(state)
-        fan = 3 if options.draw == 3 else 1
+        fan = self.waste_fan_size(state)
         total = ledger(state)
         recycles_left = options.recycles - state.recycles
         status = self.status(state)
@@ -464,6 +464,9 @@ class Steps(KlondikeFamily[StepsState]):
             "may_be_stuck": lockout_verdict(state) == UNDECIDED,
             "score": total,
         }
+
+    def waste_fan_size(self, state: StepsState) -> int:
+        return 3 if state.options.draw == 3 else 1
 
     def held_cards(self, state: StepsState) -> tuple[str, ...]:
         return tuple(card for card in state.reserves if card is not None)
