@@ -17,6 +17,8 @@ from .solvers import Budget, solve_case
 
 EXIT_ILLEGAL_MOVE = 1
 EXIT_BAD_INPUT = 2
+MAX_BUDGET_MS = 86_400_000
+"""The longest --budget-ms the command takes: a day (a longer one is a typing error)."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -34,7 +36,10 @@ def main(argv: list[str] | None = None) -> int:
     solve_command = commands.add_parser("solve", help="solve the deal of a case file")
     solve_command.add_argument("case", help="path to a CASE.json file without moves")
     solve_command.add_argument(
-        "--budget-ms", type=int, default=None, help="give up (unknown) after N milliseconds"
+        "--budget-ms",
+        type=int,
+        default=None,
+        help=f"give up (unknown) after N milliseconds, 1 to {MAX_BUDGET_MS:,}",
     )
     solve_command.add_argument(
         "--pure-python", action="store_true", help="do not use the compiled search core"
@@ -44,6 +49,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         case = _read_case(arguments.case)
         if arguments.command == "solve":
+            if arguments.budget_ms is not None and arguments.budget_ms > MAX_BUDGET_MS:
+                raise EngineError(f"--budget-ms is at most {MAX_BUDGET_MS:,} (a day)")
             budget = Budget(ms=arguments.budget_ms)
             solution = solve_case(
                 case, budget=budget, native=False if arguments.pure_python else None

@@ -355,6 +355,8 @@ def search_position(position: SpikePosition, budget: Budget) -> tuple[str, tuple
 
 
 _NATIVE_VERDICTS = {0: LOST, 1: WON, 2: UNKNOWN}
+_NO_LIMIT_ABOVE = 1 << 62
+"""A budget beyond this (ms: 146 million years) is no limit, and fits the core's 64 bits."""
 
 
 def native_search_position(
@@ -368,8 +370,8 @@ def native_search_position(
         bytes(position.stock),
         position.top,
         position.wild_used,
-        budget.nodes or 0,
-        budget.ms or 0,
+        min(budget.nodes or 0, _NO_LIMIT_ABOVE),
+        min(budget.ms or 0, _NO_LIMIT_ABOVE),
         TT_CAPACITY,
     )
     return _NATIVE_VERDICTS[code], tuple(line), nodes
