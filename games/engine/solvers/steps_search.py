@@ -247,11 +247,12 @@ def settle(
 
 
 def moves_of(rules: Rules, position: Position) -> list[MoveT]:
-    """The moves of a position, best first: foundation moves that turn a card up; whole
-    face-up stacks moved off face-down cards; the other foundation moves (piles, slots,
-    talon); talon cards onto piles; slot cards onto piles; whole stacks that empty a pile;
-    a lone face-up card into a slot to turn the card under it up; part of a stack onto
-    another pile; other pile tops into a slot; talon cards into a slot; retrievals.
+    """The moves of a position, best first: the moves that turn a card up (a lone face-up
+    card to its foundation, a whole face-up stack onto another pile, a lone face-up card
+    into a slot; each from the piles with the most face-down cards first); the other
+    foundation moves (piles, slots, talon); talon cards onto piles; slot cards onto piles;
+    whole stacks that empty a pile; part of a stack onto another pile; other pile tops
+    into a slot; talon cards into a slot; retrievals.
     Dominance: of the empty piles only the first is a target (they are alike), and a
     King-headed stack goes to an empty pile only off face-down cards."""
     down, up, found, talon, waste, recycles, slots = position
@@ -262,14 +263,18 @@ def moves_of(rules: Rules, position: Position) -> list[MoveT]:
     targets = [j for j in range(PILES) if up[j]]
     if empty >= 0:
         targets.append(empty)
-    for i in range(PILES):
+    # The piles with the most face-down cards first (then from the left).
+    order = sorted(range(PILES), key=lambda i: -len(down[i]))
+    for i in order:
         cards = up[i]
         if down[i] and len(cards) == 1 and found[SUIT[cards[0]]] == RANK[cards[0]] - 1:
             moves.append((TF, i, 0, 0))
-    for i in range(PILES):
+    for i in order:
         if down[i]:
             head = up[i][0]
             moves.extend((TT, i, j, len(up[i])) for j in targets if j != i and takes(up[j], head))
+    if free >= 0:
+        moves.extend((TS, i, free, 0) for i in order if down[i] and len(up[i]) == 1)
     for i in range(PILES):
         cards = up[i]
         top_fits = bool(cards) and found[SUIT[cards[-1]]] == RANK[cards[-1]] - 1
@@ -298,8 +303,6 @@ def moves_of(rules: Rules, position: Position) -> list[MoveT]:
                 for j in targets
                 if up[j] and j != i and builds(head, up[j][-1])
             )
-    if free >= 0:
-        moves.extend((TS, i, free, 0) for i in range(PILES) if down[i] and len(up[i]) == 1)
     for i in range(PILES):
         cards = up[i]
         for count in range(1, len(cards)):

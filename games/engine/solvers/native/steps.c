@@ -248,33 +248,28 @@ static void sort_small(int *values, int n) {
  * without face-down cards sorted); the foundations; the slots sorted; waste; recycles. */
 static Key key_of(const Pos *p) {
     Key k = {{0, 0, 0, 0}};
-    int at = 0;
-    uint8_t child[52];
-    memset(child, 0, sizeof child);
     int bottoms[PILES], loose[PILES], n_loose = 0;
     for (int i = 0; i < PILES; i++) {
+        const uint8_t *up = p->up[i];
         for (int j = 0; j + 1 < p->nu[i]; j++) {
-            int under = p->up[i][j], over = p->up[i][j + 1];
-            child[under] = (uint8_t)(SUIT[over] == OTHER[SUIT[under]][0] ? 1 : 2);
+            int under = up[j], over = up[j + 1];
+            uint64_t code = SUIT[over] == OTHER[SUIT[under]][0] ? 1 : 2;
+            k.w[under >> 5] |= code << ((under & 31) * 2);
         }
-        bottoms[i] = p->nu[i] ? p->up[i][0] : 63;
+        bottoms[i] = p->nu[i] ? up[0] : 63;
         if (!p->nd[i]) loose[n_loose++] = bottoms[i];
     }
     sort_small(loose, n_loose);
     for (int i = 0, l = 0; i < PILES; i++)
         if (!p->nd[i]) bottoms[i] = loose[l++];
-    for (int card = 0; card < 52; card++) put_bits(&k, &at, child[card], 2);
-    for (int i = 0; i < PILES; i++) {
-        put_bits(&k, &at, p->nd[i], 4);
-        put_bits(&k, &at, (uint64_t)bottoms[i], 6);
-    }
-    for (int s = 0; s < 4; s++) put_bits(&k, &at, p->found[s], 4);
+    int at = 128;
+    for (int i = 0; i < PILES; i++) put_bits(&k, &at, (uint64_t)(p->nd[i] << 6 | bottoms[i]), 10);
+    put_bits(&k, &at, (uint64_t)(p->found[0] | p->found[1] << 4 | p->found[2] << 8 | p->found[3] << 12), 16);
     int slots[SLOTS];
     for (int s = 0; s < SLOTS; s++) slots[s] = p->slots[s] < 0 ? 63 : p->slots[s];
     sort_small(slots, SLOTS);
-    for (int s = 0; s < SLOTS; s++) put_bits(&k, &at, (uint64_t)slots[s], 6);
-    put_bits(&k, &at, p->waste, 6);
-    put_bits(&k, &at, p->recycles, 7);
+    put_bits(&k, &at, (uint64_t)(slots[0] | slots[1] << 6 | slots[2] << 12 | slots[3] << 18), 24);
+    put_bits(&k, &at, (uint64_t)(p->waste | p->recycles << 6), 13);
     k.w[3] |= (uint64_t)1 << 63; /* occupied */
     return k;
 }
@@ -362,9 +357,18 @@ static int moves_of(const Rules *rules, const Pos *p, Move *out) {
     for (int j = 0; j < PILES; j++)
         if (p->nu[j]) targets[nt++] = j;
     if (empty >= 0) targets[nt++] = empty;
-    for (int i = 0; i < PILES; i++)
+    int order[PILES];
+    for (int i = 0; i < PILES; i++) {
+        int j = i;
+        for (; j > 0 && p->nd[order[j - 1]] < p->nd[i]; j--) order[j] = order[j - 1];
+        order[j] = i;
+    }
+    for (int o = 0; o < PILES; o++) {
+        int i = order[o];
         if (p->nd[i] && p->nu[i] == 1 && fits(p->up[i][0], p->found)) ADD(TF, i, 0, 0);
-    for (int i = 0; i < PILES; i++)
+    }
+    for (int o = 0; o < PILES; o++) {
+        int i = order[o];
         if (p->nd[i]) {
             int head = p->up[i][0];
             for (int t = 0; t < nt; t++) {
@@ -372,6 +376,10 @@ static int moves_of(const Rules *rules, const Pos *p, Move *out) {
                 if (j != i && takes(p, j, head)) ADD(TT, i, j, p->nu[i]);
             }
         }
+    }
+    if (free_slot >= 0)
+        for (int o = 0; o < PILES; o++)
+            if (p->nd[order[o]] && p->nu[order[o]] == 1) ADD(TS, order[o], free_slot, 0);
     for (int i = 0; i < PILES; i++)
         if (p->nu[i] && !(p->nd[i] && p->nu[i] == 1) && fits(p->up[i][p->nu[i] - 1], p->found))
             ADD(TF, i, 0, 0);
@@ -397,9 +405,6 @@ static int moves_of(const Rules *rules, const Pos *p, Move *out) {
                     ADD(TT, i, j, p->nu[i]);
             }
         }
-    if (free_slot >= 0)
-        for (int i = 0; i < PILES; i++)
-            if (p->nd[i] && p->nu[i] == 1) ADD(TS, i, free_slot, 0);
     for (int i = 0; i < PILES; i++)
         for (int count = 1; count < p->nu[i]; count++) {
             int head = p->up[i][p->nu[i] - count];
