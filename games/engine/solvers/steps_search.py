@@ -59,19 +59,15 @@ def suit(card: int) -> int:
     return card // RUN
 
 
-RED = tuple(suit(card) in (1, 2) for card in range(52))
 RANK = tuple(rank(card) for card in range(52))
 SUIT = tuple(suit(card) for card in range(52))
 OTHER = ((1, 2), (0, 3), (0, 3), (1, 2))
 """The suits of the other colour."""
-
-
-def builds(card: int, onto: int) -> bool:
-    return RANK[card] + 1 == RANK[onto] and RED[card] != RED[onto]
-
-
-def takes(up: Cards, card: int) -> bool:
-    return builds(card, up[-1]) if up else RANK[card] == RUN
+BASES = tuple(
+    tuple(other * RUN + RANK[card] for other in OTHER[SUIT[card]]) if RANK[card] < RUN else ()
+    for card in range(52)
+)
+"""The two cards a card builds on (one rank higher, the other colour); none for a King."""
 
 
 def safe(card: int, found: tuple[int, ...], retrieval: bool) -> bool:
@@ -260,9 +256,22 @@ def moves_of(rules: Rules, position: Position) -> list[MoveT]:
     empty = next((j for j in range(PILES) if not up[j]), -1)
     free = next((s for s in range(rules.buffers) if slots[s] < 0), -1)
     reach = talon_reach(len(talon), waste, rules.draw, recycles < rules.recycles)
-    targets = [j for j in range(PILES) if up[j]]
-    if empty >= 0:
-        targets.append(empty)
+    tops = {up[j][-1]: j for j in range(PILES) if up[j]}
+
+    def onto(card: int) -> list[int]:
+        """The piles with cards whose top takes ``card``, from the left."""
+        piles = [tops[base] for base in BASES[card] if base in tops]
+        if len(piles) == 2 and piles[0] > piles[1]:
+            piles.reverse()
+        return piles
+
+    def into(card: int) -> list[int]:
+        """The piles that take ``card``: ``onto``, then the first empty pile for a King."""
+        piles = onto(card)
+        if empty >= 0 and RANK[card] == RUN:
+            piles.append(empty)
+        return piles
+
     # The piles with the most face-down cards first (then from the left).
     order = sorted(range(PILES), key=lambda i: -len(down[i]))
     for i in order:
@@ -271,8 +280,7 @@ def moves_of(rules: Rules, position: Position) -> list[MoveT]:
             moves.append((TF, i, 0, 0))
     for i in order:
         if down[i]:
-            head = up[i][0]
-            moves.extend((TT, i, j, len(up[i])) for j in targets if j != i and takes(up[j], head))
+            moves.extend((TT, i, j, len(up[i])) for j in into(up[i][0]) if j != i)
     if free >= 0:
         moves.extend((TS, i, free, 0) for i in order if down[i] and len(up[i]) == 1)
     for i in range(PILES):
@@ -289,27 +297,18 @@ def moves_of(rules: Rules, position: Position) -> list[MoveT]:
         if found[SUIT[card]] == RANK[card] - 1:
             moves.append((WF, q, 0, rec))
     for q, rec in reach:
-        card = talon[q - 1]
-        moves.extend((WT, q, j, rec) for j in targets if takes(up[j], card))
+        moves.extend((WT, q, j, rec) for j in into(talon[q - 1]))
     for s in range(rules.buffers):
         card = slots[s]
         if card >= 0:
-            moves.extend((ST, s, j, 0) for j in targets if takes(up[j], card))
+            moves.extend((ST, s, j, 0) for j in into(card))
     for i in range(PILES):
         if up[i] and not down[i]:
-            head = up[i][0]
-            moves.extend(
-                (TT, i, j, len(up[i]))
-                for j in targets
-                if up[j] and j != i and builds(head, up[j][-1])
-            )
+            moves.extend((TT, i, j, len(up[i])) for j in onto(up[i][0]) if j != i)
     for i in range(PILES):
         cards = up[i]
         for count in range(1, len(cards)):
-            head = cards[-count]
-            moves.extend(
-                (TT, i, j, count) for j in targets if up[j] and j != i and builds(head, up[j][-1])
-            )
+            moves.extend((TT, i, j, count) for j in onto(cards[-count]) if j != i)
     if free >= 0:
         moves.extend(
             (TS, i, free, 0) for i in range(PILES) if up[i] and not (down[i] and len(up[i]) == 1)
@@ -318,8 +317,7 @@ def moves_of(rules: Rules, position: Position) -> list[MoveT]:
     if rules.retrieval:
         for s in range(4):
             if found[s]:
-                card = s * RUN + found[s] - 1
-                moves.extend((FT, s, j, 0) for j in targets if takes(up[j], card))
+                moves.extend((FT, s, j, 0) for j in into(s * RUN + found[s] - 1))
     return moves
 
 
