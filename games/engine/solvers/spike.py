@@ -68,6 +68,8 @@ DRAW_CODE = SPIKE_CARDS
 WILD_CODE = SPIKE_CARDS + 1
 """A line's moves as numbers, as the compiled core returns them: 0 to 27 play the card
 of that position, DRAW_CODE draws, WILD_CODE plays the wild card."""
+MAX_STOCK = 24
+"""The most stock cards a position can have (52 - 28): the key gives the stock 5 bits."""
 _CLOCK_EVERY = 256
 """Nodes between two looks at the clock."""
 
@@ -136,8 +138,10 @@ class SpikePosition:
 
     @classmethod
     def of(cls, state: SpikeState) -> "SpikePosition":
-        if len(state.spikes) != SPIKE_CARDS or not state.waste:
-            raise EngineError("A Spike state has 28 spike places and a card on the waste")
+        if len(state.spikes) != SPIKE_CARDS or not state.waste or len(state.stock) > MAX_STOCK:
+            raise EngineError(
+                "A Spike state has 28 spike places, a card on the waste and at most 24 in the stock"
+            )
         top = state.waste[-1]
         return cls(
             ranks=tuple(-1 if card is None else _rank(card) for card in state.spikes),

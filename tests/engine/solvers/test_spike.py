@@ -6,6 +6,7 @@ core giving the pure-Python answers node for node."""
 import json
 import os
 import random
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -256,6 +257,17 @@ def test_the_native_core_refuses_a_bad_position():
     ):
         with pytest.raises(ValueError, match=r"ranks?|stock|top|budget"):
             search(*bad)
+
+
+def test_a_position_that_no_deal_gives_is_refused():
+    state = SPIKE.deal(shuffled_deck("bench-spike-0"))
+    for bad in (
+        replace(state, spikes=state.spikes[:27]),
+        replace(state, waste=()),
+        replace(state, stock=state.stock + state.spikes[:2]),
+    ):
+        with pytest.raises(EngineError, match="28 spike places"):
+            SOLVER.solve(SPIKE, bad, native=False)
 
 
 def test_native_true_demands_the_core(monkeypatch):
