@@ -6,8 +6,9 @@
  * same verdict, line and node count within the same node budget. Read steps_search.py
  * for the why; this file only says where C differs:
  *
- * - the transposition table is a fixed-size open-addressing table of exact 256-bit
- *   canonical keys (TABLE_BITS); when it is nearly full the search stops with unknown,
+ * - the transposition table is an open-addressing table of exact 256-bit canonical
+ *   keys that starts at 2^16 keys and doubles up to a fixed maximum of 2^TABLE_BITS
+ *   (4,194,304 keys, 128 MB); when that is nearly full the search stops with unknown,
  *   so memory is bounded;
  * - the search's stack is allocated once (MAX_DEPTH frames) and freed on every path.
  *
