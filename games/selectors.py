@@ -231,6 +231,7 @@ def game_history_for_player(*, player: User, variant: str | None = None) -> Quer
         "score",
         "move_count",
         "undo_count",
+        "hints_used",
         "elapsed_ms",
         "started_at",
         "finished_at",

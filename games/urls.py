@@ -13,6 +13,7 @@ urlpatterns = [
     path("games/<uuid:game_id>/move/", views.move, name="move"),
     path("games/<uuid:game_id>/tap/", views.tap, name="tap"),
     path("games/<uuid:game_id>/undo/", views.undo, name="undo"),
+    path("games/<uuid:game_id>/hint/", views.hint, name="hint"),
     path("games/<uuid:game_id>/auto-complete/", views.auto_complete, name="auto_complete"),
     path("games/<uuid:game_id>/finish/", views.finish, name="finish"),
     path("games/<uuid:game_id>/restart/", views.restart, name="restart"),

@@ -7,10 +7,12 @@ the answer is a redirect back to the page, with any refusal as a message.
 
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlencode
 from uuid import UUID
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core import signing
 from django.core.paginator import Paginator
 from django.forms import Form
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
@@ -163,7 +165,9 @@ def detail(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpResponse:
         # Without a worker nobody closed it at its deadline: whoever looks first does.
         services.game_close_if_time_up(game_id=game.id)
         game.refresh_from_db()
-    return _render_board(request, game, selected=request.GET.get("sel"))
+    return _render_board(
+        request, game, selected=request.GET.get("sel"), hint=_hint_of_token(request, game)
+    )
 
 
 def _render_board(
@@ -178,10 +182,15 @@ def _render_board(
     events: tuple[str, ...] = (),
     status: int = 200,
     profile: Profile | None = None,
+    hint: dict[str, str | None] | None = None,
 ) -> HttpResponse:
-    """``profile`` is the player's, when a query already brought it."""
+    """``profile`` is the player's, when a query already brought it; ``hint`` the move
+    a hint suggested for this board (text, source, destination)."""
     highlight = _highlight_preference(request, game, profile)
     context = {
+        "hint": hint,
+        "hints_used": game.hints_used,
+        "hint_ranked_note": game.is_ranked and game.track == Game.Track.DAILY,
         "board": selectors.game_board(game=game, selected=selected, highlight_preference=highlight),
         "error": error,
         "confirm_finish": confirm_finish,
@@ -289,6 +298,59 @@ def undo(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpResponse:
             game_id=game_id, player=request.user, revision=data["revision"]
         ),
     )
+
+
+HINT_SALT = "games.hint"
+
+
+@login_required
+@require_POST
+def hint(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpResponse:
+    """Suggest a move and count the hint (games.services.game_hint). The board comes
+    back with the move marked; without JavaScript the redirect carries the hint, signed
+    for this game and revision, to the board's page."""
+    form = ActionForm(request.POST)
+    if not form.is_valid():
+        return _refused(
+            request, _own_game_or_404(request, game_id), "That request was malformed.", 400
+        )
+    try:
+        outcome = services.game_hint(
+            game_id=game_id, player=request.user, revision=form.cleaned_data["revision"]
+        )
+    except Game.DoesNotExist as missing:
+        raise Http404("No such game") from missing
+    except GameActionError as refusal:
+        status = REFUSAL_STATUS.get(type(refusal), 409)
+        return _refused(request, _own_game_or_404(request, game_id), refusal.message, status)
+    shown = {
+        "move": outcome.hint.move,
+        "text": outcome.hint.text,
+        "source": outcome.source,
+        "destination": outcome.destination,
+    }
+    if request.htmx:
+        profile = profile_loaded_with(user=outcome.game.player)
+        return _render_board(request, outcome.game, hint=shown, profile=profile)
+    token = signing.dumps(
+        {"game": str(game_id), "revision": outcome.game.revision, **shown}, salt=HINT_SALT
+    )
+    url = reverse("games:detail", kwargs={"game_id": game_id})
+    return HttpResponseRedirect(f"{url}?{urlencode({'hint': token})}")
+
+
+def _hint_of_token(request: HttpRequest, game: Game) -> dict[str, str | None] | None:
+    """The hint a redirect carried, while it is for this game at its revision."""
+    token = request.GET.get("hint")
+    if not token or not game.is_active:
+        return None
+    try:
+        data = signing.loads(token, salt=HINT_SALT, max_age=3600)
+    except signing.BadSignature:
+        return None
+    if data.get("game") != str(game.id) or data.get("revision") != game.revision:
+        return None
+    return {key: data.get(key) for key in ("move", "text", "source", "destination")}
 
 
 @login_required

@@ -109,6 +109,12 @@ class Result(models.Model):
     def __str__(self) -> str:
         return f"{self.player_id} on {self.daily_deal_id}: {self.score}"
 
+    @property
+    def hints_used(self) -> int:
+        """The game's hints (Game.hints_used), which the ranking reads: a result that
+        used a hint ranks after every result without hints (leaderboards/ranking.py)."""
+        return self.game.hints_used
+
 
 class PeriodBest(models.Model):
     """A player's best daily result of a game over a period, ranked: the

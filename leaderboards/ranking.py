@@ -6,6 +6,10 @@ one integer, so that a higher integer is always a better result. PostgreSQL
 indexes that integer and Redis uses it as the sorted-set score (it stays below
 2**53, so a double holds it exactly). Results with equal integers are tied and
 share a rank.
+
+Every rule starts with one bit: whether the game was played without a hint. A ranked
+daily result that used a hint stays listed, with its figures, but after every result
+without hints (docs/hints.md).
 """
 
 from dataclasses import dataclass
@@ -34,7 +38,14 @@ class SortKey:
         return offset if self.higher_is_better else top - offset
 
 
+HINT_FREE = "hint_free"
+"""The figure of the first key: 1 for a game played without a hint, else 0."""
+
+
 def _figure(result: RankedFigures, name: str) -> int:
+    if name == HINT_FREE:
+        # A figures object without the count (one from before hints) has used none.
+        return 0 if getattr(result, "hints_used", 0) else 1
     if name == "elapsed_seconds":
         return result.elapsed_ms // 1000
     return int(getattr(result, name))
@@ -62,8 +73,9 @@ RANKING_RULES: dict[str, RankingRule] = {
     for rule in (
         RankingRule(
             "won_score_time_moves",
-            "won, then score, then less time, then fewer moves",
+            "without hints first, then won, then score, then less time, then fewer moves",
             (
+                SortKey(HINT_FREE, True, 1),
                 SortKey("won", True, 1),
                 SortKey("score", True, 14, lowest=-(1 << 13)),
                 SortKey("elapsed_seconds", False, 22),
@@ -72,8 +84,9 @@ RANKING_RULES: dict[str, RankingRule] = {
         ),
         RankingRule(
             "score_time",
-            "score, then less time",
+            "without hints first, then score, then less time",
             (
+                SortKey(HINT_FREE, True, 1),
                 SortKey("score", True, 26, lowest=-(1 << 25)),
                 SortKey("elapsed_seconds", False, 22),
             ),

@@ -18,16 +18,19 @@ from games.services.actions import (
 from games.services.closing import game_closed_dispatch
 from games.services.dealing import game_restart, game_resume_or_start, game_start
 from games.services.figures import game_figures_set
+from games.services.hints import HintOutcome, game_hint
 
 __all__ = [
     "TIME_UP_MESSAGE",
     "ActionOutcome",
+    "HintOutcome",
     "game_auto_complete",
     "game_card_tap",
     "game_close_if_time_up",
     "game_closed_dispatch",
     "game_figures_set",
     "game_finish",
+    "game_hint",
     "game_move_play",
     "game_move_undo",
     "game_restart",

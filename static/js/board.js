@@ -321,7 +321,7 @@
       if (event.key === " " && active.matches("a.card")) { event.preventDefault(); active.click(); }
       return;
     }
-    const id = { u: "undo", d: "stock" }[event.key.toLowerCase()];
+    const id = { u: "undo", d: "stock", h: "hint" }[event.key.toLowerCase()];
     const button = id && document.getElementById(id);
     if (button && !button.disabled) {
       event.preventDefault();
