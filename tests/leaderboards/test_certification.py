@@ -122,7 +122,7 @@ def test_every_games_solver_certifies_or_leaves_a_consistent_uncertified_deal(va
     if deal.verdict == DailyDeal.Verdict.WON:
         assert_certified_by_its_line(deal)
     else:
-        assert variant not in ("klondike", "spike")  # these two are won within 15 s
+        assert variant != "spike"  # its exact solver decides a deal in milliseconds
         assert deal.verdict == DailyDeal.Verdict.UNKNOWN
         assert (deal.par, deal.difficulty, deal.solver_line) == (None, None, [])
         assert deal.seeds_tried >= 1
