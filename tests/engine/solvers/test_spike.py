@@ -12,11 +12,11 @@ from typing import Any
 
 import pytest
 
-from games.engine import EngineError, full_deck, get_variant, replay, shuffled_deck
+from games.engine import RANKS, EngineError, full_deck, get_variant, replay, shuffled_deck
 from games.engine.solvers import LOST, UNKNOWN, WON, Budget, solver_for, solvers
 from games.engine.solvers import spike as spike_solver
-from games.engine.solvers.spike import SpikeSolver, catchments
-from games.engine.spike import MODES, SpikeState
+from games.engine.solvers.spike import SpikePosition, SpikeSolver, catchments
+from games.engine.spike import MODES, WILD_MARK, SpikeState
 
 SPIKE = get_variant("spike")
 SOLVER = solver_for("spike")
@@ -174,6 +174,45 @@ def test_random_positions_match_an_exhaustive_search(native):
             state = SPIKE.play(state, move).state
         assert SPIKE.is_won(state) is (solution.verdict == WON)
     assert verdicts == {WON, LOST}
+
+
+def test_every_position_the_pruning_calls_hopeless_is_lost(monkeypatch):
+    """The pruning's proofs of loss, each checked by trying every move of the engine from
+    the position it judged (rebuilt as a state: the cards gone, the stock left, a card of
+    the top's rank or the wild card on the waste)."""
+    judged: list[tuple[SpikeState, tuple[int, int, int, bool]]] = []
+    hopeless = spike_solver._Search.hopeless
+
+    def recording(search: Any, remaining: int, exposed: int, present: int, *rest: Any) -> bool:
+        verdict: bool = hopeless(search, remaining, exposed, present, *rest)
+        if verdict:
+            judged.append((root, (remaining, *rest)))
+        return verdict
+
+    monkeypatch.setattr(spike_solver._Search, "hopeless", recording)
+    rng = random.Random(21)
+    for number in range(24):
+        root = SPIKE.deal(shuffled_deck(f"spike-pruned-{number}"))
+        for _ in range(rng.randrange(30, 45)):
+            moves = SPIKE.legal_moves(root)
+            if not moves:
+                break
+            root = SPIKE.apply(root, rng.choice(moves)).state
+        spike_solver.search_position(SpikePosition.of(root), Budget())
+    assert len(judged) > 50
+    for state, (remaining, stock, top, wild_used) in judged:
+        spikes = tuple(
+            card if remaining >> place & 1 else None for place, card in enumerate(state.spikes)
+        )
+        top_card = WILD_MARK if top == spike_solver.WILD_TOP else RANKS[top] + "S"
+        position = replace(
+            state,
+            spikes=spikes,
+            stock=state.stock[:stock],
+            waste=(top_card,),
+            wild_used=wild_used,
+        )
+        assert not exhaustive(position, {})
 
 
 @pytest.mark.parametrize("native", PATHS)
