@@ -16,5 +16,6 @@ urlpatterns = [
     path("games/<uuid:game_id>/hint/", views.hint, name="hint"),
     path("games/<uuid:game_id>/auto-complete/", views.auto_complete, name="auto_complete"),
     path("games/<uuid:game_id>/finish/", views.finish, name="finish"),
+    path("games/<uuid:game_id>/accept-loss/", views.accept_loss, name="accept_loss"),
     path("games/<uuid:game_id>/restart/", views.restart, name="restart"),
 ]

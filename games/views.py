@@ -386,6 +386,20 @@ def finish(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpResponse:
 
 
 @login_required
+@require_POST
+def accept_loss(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpResponse:
+    """Close a game whose position is lost as lost (the lost banner's button)."""
+    return _run_action(
+        request,
+        game_id,
+        ActionForm(request.POST),
+        lambda data: services.game_loss_accept(
+            game_id=game_id, player=request.user, revision=data["revision"]
+        ),
+    )
+
+
+@login_required
 @require_GET
 def history(request: AuthenticatedHttpRequest) -> HttpResponse:
     services.games_close_expired(player=request.user)

@@ -1,6 +1,11 @@
-"""Actions on a game: move, tap, undo, auto-complete, finish, and the clock running
-out. Each is one transaction: lock the game row, check, apply, save the changed
-fields (games.services.closing.ACTION_FIELDS) with one UPDATE."""
+"""Actions on a game: move, tap, undo, auto-complete, finish, accepting a loss, and
+the clock running out. Each is one transaction: lock the game row, check, apply, save
+the changed fields (games.services.closing.ACTION_FIELDS) with one UPDATE.
+
+A move into a lost position does not close the game: undo is unlimited, so the loss
+is announced (the board says why and offers Undo or Accept the loss) and the game
+stays active; every other move is refused with the reason. Accepting the loss, Finish,
+the clock running out or leaving the game for a new deal close it as lost."""
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -17,7 +22,7 @@ from games.clock import clock_deadline, clock_is_up, clock_tick
 from games.engine import EngineError, Move, Step, Variant, format_move, parse_move
 from games.errors import GameClosed, MoveRefused, StaleAction
 from games.models import Game
-from games.services.closing import game_close, game_save_action
+from games.services.closing import closing_status, game_close, game_save_action
 from games.variants import game_variant
 
 
@@ -40,7 +45,8 @@ def _close_for_time(game: Game, now: datetime) -> None:
     if deadline is None:
         raise ValueError(f"Game {game.id} has no deadline: only a timed game closes for time.")
     clock_tick(game, now=deadline)
-    game_close(game, variant, state, status=Game.Status.FINISHED, now=min(now, deadline))
+    status = closing_status(variant, state, otherwise=Game.Status.FINISHED)
+    game_close(game, variant, state, status=status, now=min(now, deadline))
     game.revision += 1
     game_save_action(game)
 
@@ -124,10 +130,19 @@ def _save_state(game: Game, variant: Variant[Any], state: Any, *, now: datetime)
     game.revision += 1
     # Bonus time moves a deadline the rules give; a track's own limit stays.
     game.deadline_at = clock_deadline(game, rules_limit=variant.time_limit_seconds(state))
-    status = variant.status(state)
-    if status in (Game.Status.WON, Game.Status.LOST):
-        game_close(game, variant, state, status=status, now=now)
+    # A win closes the game; a loss is only announced (the module's docstring).
+    if variant.status(state) == Game.Status.WON:
+        game_close(game, variant, state, status=Game.Status.WON, now=now)
     game_save_action(game)
+
+
+def _refuse_if_lost(variant: Variant[Any], state: Any) -> None:
+    """In a lost position only Undo, Accept the loss and Finish act: a move, a tap or
+    auto-complete is refused with the reason (the engine refuses a move by itself; a
+    tap or auto-complete would otherwise say something less to the point)."""
+    if variant.status(state) == Game.Status.LOST:
+        reason = variant.public_view(state).get("lost_reason") or "no move can change the outcome."
+        raise MoveRefused(f"The game is lost: {reason[0].lower()}{reason[1:]}")
 
 
 def game_move_play(*, game_id: UUID, player: User, move: str, revision: int) -> ActionOutcome:
@@ -157,6 +172,7 @@ def game_card_tap(
 
     def tap(game: Game, variant: Variant[Any], now: datetime) -> ActionOutcome:
         state = variant.load(game.state)
+        _refuse_if_lost(variant, state)
         try:
             move = variant.tap(state, source, count)
         except EngineError as error:
@@ -170,7 +186,9 @@ def game_card_tap(
 
 def game_auto_complete(*, game_id: UUID, player: User, revision: int) -> ActionOutcome:
     def complete(game: Game, variant: Variant[Any], now: datetime) -> ActionOutcome:
-        moves = variant.auto_complete(variant.load(game.state))
+        state = variant.load(game.state)
+        _refuse_if_lost(variant, state)
+        moves = variant.auto_complete(state)
         if not moves:
             raise MoveRefused(
                 "Auto-complete is offered once every card is face up and the stock and "
@@ -198,16 +216,42 @@ def game_move_undo(*, game_id: UUID, player: User, revision: int) -> ActionOutco
 
 
 def game_finish(*, game_id: UUID, player: User, revision: int) -> ActionOutcome:
-    """Make the result final: from now on every action on this game is refused."""
+    """Make the result final: from now on every action on this game is refused. A game
+    in a lost position closes as lost."""
 
     def finish(game: Game, variant: Variant[Any], now: datetime) -> ActionOutcome:
+        state = variant.load(game.state)
         clock_tick(game, now=now)
-        game_close(game, variant, variant.load(game.state), status=Game.Status.FINISHED, now=now)
+        status = closing_status(variant, state, otherwise=Game.Status.FINISHED)
+        game_close(game, variant, state, status=status, now=now)
         game.revision += 1
         game_save_action(game)
         return ActionOutcome(game=game)
 
     return _act(game_id=game_id, player=player, revision=revision, action=finish)
+
+
+NOT_LOST_MESSAGE = (
+    "This position is not lost: a loss is accepted only where the board says the game "
+    "is lost. Finish ends a game at any time."
+)
+
+
+def game_loss_accept(*, game_id: UUID, player: User, revision: int) -> ActionOutcome:
+    """Close a game whose position is lost as lost (the board's Accept the loss): its
+    result is final, and a ranked daily game's result is recorded (the close hooks)."""
+
+    def accept(game: Game, variant: Variant[Any], now: datetime) -> ActionOutcome:
+        state = variant.load(game.state)
+        if variant.status(state) != Game.Status.LOST:
+            raise MoveRefused(NOT_LOST_MESSAGE)
+        clock_tick(game, now=now)
+        game_close(game, variant, state, status=Game.Status.LOST, now=now)
+        game.revision += 1
+        game_save_action(game)
+        return ActionOutcome(game=game)
+
+    return _act(game_id=game_id, player=player, revision=revision, action=accept)
 
 
 def game_close_if_time_up(*, game_id: UUID) -> bool:

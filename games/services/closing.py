@@ -40,6 +40,13 @@ ACTION_FIELDS = [
 CloseHook = Callable[..., Any]
 
 
+def closing_status(variant: Variant[Any], state: Any, *, otherwise: str) -> str:
+    """The status a game gets when it closes other than by a move (finished, abandoned,
+    time up): lost when its position is lost, since a proven loss stands however the game
+    is left (docs/decisions.md); ``otherwise`` else."""
+    return Game.Status.LOST if variant.status(state) == Game.Status.LOST else otherwise
+
+
 def game_close(
     game: Game, variant: Variant[Any], state: Any, *, status: str, now: datetime
 ) -> None:

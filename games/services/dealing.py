@@ -11,7 +11,7 @@ from games.clock import clock_deadline, clock_tick
 from games.engine import get_variant, new_seed, shuffled_deck
 from games.models import Game
 from games.selectors import game_active_on_track
-from games.services.closing import game_close, game_save_action
+from games.services.closing import closing_status, game_close, game_save_action
 from games.services.pool import pool_deal
 from games.tasks import schedule_time_up
 from games.tracks import Track, casual_track, track_of
@@ -99,7 +99,8 @@ def _schedule_time_up(game: Game) -> None:
 
 
 def _abandon_active(*, player: User, variant: str, track: Track, now: datetime) -> list[UUID]:
-    """Abandon the player's active game of this variant and track; the ids abandoned."""
+    """Abandon the player's active game of this variant and track; the ids abandoned.
+    A game left in a lost position closes as lost: leaving it records the loss."""
     # FOR NO KEY UPDATE: abandoning changes no key, and a restart's insert checks
     # its restart_of key (FOR KEY SHARE) at commit; FOR UPDATE would block that
     # check and deadlock two restarts of one deal.
@@ -115,7 +116,8 @@ def _abandon_active(*, player: User, variant: str, track: Track, now: datetime) 
         engine_variant = game_variant(game)
         state = engine_variant.load(game.state)
         clock_tick(game, now=now)
-        game_close(game, engine_variant, state, status=Game.Status.ABANDONED, now=now)
+        status = closing_status(engine_variant, state, otherwise=Game.Status.ABANDONED)
+        game_close(game, engine_variant, state, status=status, now=now)
         game_save_action(game)
         abandoned.append(game.id)
     return abandoned

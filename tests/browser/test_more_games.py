@@ -35,6 +35,9 @@ def test_the_last_moves_by_clicking_end_the_game(page, live_server, variant, out
     click_move(page, moves[-2])
     expect(page.locator("#moves")).to_have_text(str(len(moves) - 1))
     click_move(page, moves[-1])
+    if outcome == "lost":  # a loss is announced: Undo or Accept the loss
+        expect(page.locator("#lost-banner")).to_be_visible()
+        page.locator("#accept-loss").click()
     expect(page.locator("#summary")).to_contain_text(label)
     game.refresh_from_db()
     assert game.status == (Game.Status.WON if outcome == "win" else Game.Status.LOST)

@@ -59,6 +59,10 @@ def test_a_stuck_game_ends_as_lost_with_a_clear_message(player_client, player, v
     case = load_fixture(f"{variant}_lost.json")
     game = start_with_deck(player, case["deck"], variant=variant)
     play_moves(game, case["moves"])
+    assert game.status == Game.Status.ACTIVE  # announced: Undo or Accept the loss
+    assert b'id="lost-banner"' in player_client.get(url("detail", game)).content
+    player_client.post(url("accept_loss", game), {"revision": game.revision}, **HX)
+    game.refresh_from_db()
     assert game.status == Game.Status.LOST
     assert game.finished_at is not None
     page = player_client.get(url("detail", game))

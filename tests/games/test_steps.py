@@ -118,6 +118,11 @@ def test_a_win_with_a_reserve_used_earns_no_flawless_bonus(player):
 
 def test_a_stagnation_lockout_ends_the_game_as_lost(player_client, player):
     game = play_fixture(player, "steps_lost.json")
+    assert game.status == Game.Status.ACTIVE  # announced: Undo or Accept the loss
+    page = player_client.get(url("detail", game))
+    assert b'id="lost-banner"' in page.content
+    services.game_loss_accept(game_id=game.id, player=player, revision=game.revision)
+    game.refresh_from_db()
     assert game.status == Game.Status.LOST
     page = player_client.get(url("detail", game))
     assert b'id="lost-reason"' in page.content

@@ -118,6 +118,10 @@ def test_a_win_records_a_won_result(player):
 
 def test_a_loss_records_a_lost_result(player):
     game = replay_fixture(start_daily(player, deal_of("kingsley")), "kingsley_lost.json")
+    assert game.status == Game.Status.ACTIVE  # a loss is announced; it counts once accepted
+    assert not Result.objects.filter(game=game).exists()
+    game_services.game_loss_accept(game_id=game.id, player=player, revision=game.revision)
+    game.refresh_from_db()
     assert game.status == Game.Status.LOST
     result = Result.objects.get(game=game)
     assert result.won is False

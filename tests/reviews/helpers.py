@@ -72,7 +72,7 @@ def finished_game(player, *, moves: int = 10, deal: DailyDeal | None = None) -> 
 
 def lost_kingsley_game(player, seed: str = "review-kingsley") -> Game:
     """A Kingsley game played with random legal moves (chosen from the engine,
-    seeded) until the rules end it as lost."""
+    seeded) until the rules say it is lost, and the loss accepted."""
     variant = get_variant("kingsley")
     state = variant.deal(shuffled_deck(seed), {})
     chooser = random.Random(seed)
@@ -85,7 +85,10 @@ def lost_kingsley_game(player, seed: str = "review-kingsley") -> Game:
     game = game_services.game_start(
         player=player, variant="kingsley", track=casual_track(seed=seed)
     )
-    return play_moves(game, moves)
+    game = play_moves(game, moves)
+    game_services.game_loss_accept(game_id=game.id, player=player, revision=game.revision)
+    game.refresh_from_db()
+    return game
 
 
 def spike_game(player, *, moves: int = 8) -> Game:
