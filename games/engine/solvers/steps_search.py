@@ -202,6 +202,11 @@ def _up_safe(card: int, found: list[int], retrieval: bool) -> bool:
     return found[SUIT[card]] == RANK[card] - 1 and safe(card, tuple(found), retrieval)
 
 
+def _usually_safe(card: int, found: tuple[int, ...]) -> bool:
+    """Whether the card fits its foundation and the usual safe rule (retrieval off) holds."""
+    return found[SUIT[card]] == RANK[card] - 1 and safe(card, found, False)
+
+
 def settle(
     rules: Rules,
     down: list[Cards],
@@ -243,7 +248,8 @@ def settle(
 
 
 def moves_of(rules: Rules, position: Position) -> list[MoveT]:
-    """The moves of a position, best first: the moves that turn a card up (a lone face-up
+    """The moves of a position, best first: the foundation moves of cards the usual safe
+    rule would put up (``eager``); the moves that turn a card up (a lone face-up
     card to its foundation, a whole face-up stack onto another pile, a lone face-up card
     into a slot; each from the piles with the most face-down cards first); the other
     foundation moves (piles, slots, talon); talon cards onto piles; slot cards onto piles;
@@ -272,11 +278,24 @@ def moves_of(rules: Rules, position: Position) -> list[MoveT]:
             piles.append(empty)
         return piles
 
+    # First the foundation moves that the usual safe rule would make by themselves where
+    # settle() may not (with retrieval on; the waste top with draw 3): pile tops from the
+    # left, slots, the waste top.
+    eager = [(TF, i, 0, 0) for i in range(PILES) if up[i] and _usually_safe(up[i][-1], found)]
+    eager += [
+        (SF, s, 0, 0)
+        for s in range(rules.buffers)
+        if slots[s] >= 0 and _usually_safe(slots[s], found)
+    ]
+    if waste and _usually_safe(talon[waste - 1], found):
+        eager.append((WF, waste, 0, 0))
+    moves += eager
     # The piles with the most face-down cards first (then from the left).
     order = sorted(range(PILES), key=lambda i: -len(down[i]))
     for i in order:
         cards = up[i]
-        if down[i] and len(cards) == 1 and found[SUIT[cards[0]]] == RANK[cards[0]] - 1:
+        reveals = down[i] and len(cards) == 1 and found[SUIT[cards[0]]] == RANK[cards[0]] - 1
+        if reveals and (TF, i, 0, 0) not in eager:
             moves.append((TF, i, 0, 0))
     for i in order:
         if down[i]:
@@ -286,15 +305,15 @@ def moves_of(rules: Rules, position: Position) -> list[MoveT]:
     for i in range(PILES):
         cards = up[i]
         top_fits = bool(cards) and found[SUIT[cards[-1]]] == RANK[cards[-1]] - 1
-        if top_fits and not (down[i] and len(cards) == 1):
+        if top_fits and not (down[i] and len(cards) == 1) and (TF, i, 0, 0) not in eager:
             moves.append((TF, i, 0, 0))
     for s in range(rules.buffers):
         card = slots[s]
-        if card >= 0 and found[SUIT[card]] == RANK[card] - 1:
+        if card >= 0 and found[SUIT[card]] == RANK[card] - 1 and (SF, s, 0, 0) not in eager:
             moves.append((SF, s, 0, 0))
     for q, rec in reach:
         card = talon[q - 1]
-        if found[SUIT[card]] == RANK[card] - 1:
+        if found[SUIT[card]] == RANK[card] - 1 and (WF, q, 0, rec) not in eager:
             moves.append((WF, q, 0, rec))
     for q, rec in reach:
         moves.extend((WT, q, j, rec) for j in into(talon[q - 1]))

@@ -103,6 +103,10 @@ static int up_safe(int card, const uint8_t *found, int retrieval) {
     return fits(card, found) && safe(card, found, retrieval);
 }
 
+static int usually_safe(int card, const uint8_t *found) {
+    return fits(card, found) && safe(card, found, 0);
+}
+
 /* The talon cards the draws can bring to the top: q (1-based) and whether a recycle is
  * needed; as talon_reach in steps_search.py. */
 static int talon_reach(int length, int waste, int draw, int recycle, int *qs, int *recs) {
@@ -358,6 +362,21 @@ static int moves_of(const Rules *rules, const Pos *p, Move *out) {
     for (int j = 0; j < PILES; j++)
         if (p->nu[j]) targets[nt++] = j;
     if (empty >= 0) targets[nt++] = empty;
+    /* First the foundation moves the usual safe rule would make by themselves where
+     * settle() may not: pile tops from the left, slots, the waste top. */
+    int eager_pile[PILES], eager_slot[SLOTS], eager_waste = 0;
+    for (int i = 0; i < PILES; i++) {
+        eager_pile[i] = p->nu[i] && usually_safe(p->up[i][p->nu[i] - 1], p->found);
+        if (eager_pile[i]) ADD(TF, i, 0, 0);
+    }
+    for (int s = 0; s < SLOTS; s++) {
+        eager_slot[s] = s < rules->buffers && p->slots[s] >= 0 && usually_safe(p->slots[s], p->found);
+        if (eager_slot[s]) ADD(SF, s, 0, 0);
+    }
+    if (p->waste && usually_safe(p->talon[p->waste - 1], p->found)) {
+        eager_waste = 1;
+        ADD(WF, p->waste, 0, 0);
+    }
     int order[PILES];
     for (int i = 0; i < PILES; i++) {
         int j = i;
@@ -366,7 +385,8 @@ static int moves_of(const Rules *rules, const Pos *p, Move *out) {
     }
     for (int o = 0; o < PILES; o++) {
         int i = order[o];
-        if (p->nd[i] && p->nu[i] == 1 && fits(p->up[i][0], p->found)) ADD(TF, i, 0, 0);
+        if (p->nd[i] && p->nu[i] == 1 && fits(p->up[i][0], p->found) && !eager_pile[i])
+            ADD(TF, i, 0, 0);
     }
     for (int o = 0; o < PILES; o++) {
         int i = order[o];
@@ -382,12 +402,15 @@ static int moves_of(const Rules *rules, const Pos *p, Move *out) {
         for (int o = 0; o < PILES; o++)
             if (p->nd[order[o]] && p->nu[order[o]] == 1) ADD(TS, order[o], free_slot, 0);
     for (int i = 0; i < PILES; i++)
-        if (p->nu[i] && !(p->nd[i] && p->nu[i] == 1) && fits(p->up[i][p->nu[i] - 1], p->found))
+        if (p->nu[i] && !(p->nd[i] && p->nu[i] == 1) &&
+            fits(p->up[i][p->nu[i] - 1], p->found) && !eager_pile[i])
             ADD(TF, i, 0, 0);
     for (int s = 0; s < rules->buffers; s++)
-        if (p->slots[s] >= 0 && fits(p->slots[s], p->found)) ADD(SF, s, 0, 0);
+        if (p->slots[s] >= 0 && fits(p->slots[s], p->found) && !eager_slot[s]) ADD(SF, s, 0, 0);
     for (int r = 0; r < reach; r++)
-        if (fits(p->talon[qs[r] - 1], p->found)) ADD(WF, qs[r], 0, recs[r]);
+        if (fits(p->talon[qs[r] - 1], p->found) &&
+            !(eager_waste && qs[r] == p->waste && recs[r] == 0))
+            ADD(WF, qs[r], 0, recs[r]);
     for (int r = 0; r < reach; r++) {
         int card = p->talon[qs[r] - 1];
         for (int t = 0; t < nt; t++)
