@@ -12,6 +12,7 @@ from games.engine import get_variant, shuffled_deck
 from leaderboards import certification
 from leaderboards.models import DailyDeal
 from leaderboards.periods import today_utc
+from tests.games.helpers import leaked_cards
 from tests.leaderboards.certify_helpers import requires_solver
 from tests.leaderboards.helpers import Figures, deal_of, insert_results, start_daily
 
@@ -248,3 +249,32 @@ class TestAdmin:
         )
         assert refused.status_code == 403
         assert DailyDeal.objects.get(id=live.id).par == 3
+
+
+@pytest.mark.parametrize("variant", ["klondike", "kingsley", "spiderette", "steps", "spike"])
+def test_every_games_board_steps_through_its_solvers_line(client, settings, variant):
+    """Each game's own board template shows the replay, from the deal to the win."""
+    if variant not in certification.solvers():
+        pytest.skip(f"no {variant} solver registered yet")
+    settings.DAILY_CERTIFY_TIME_MS = 60_000
+    deal = certified(variant, today_utc() - timedelta(days=1))
+    for step in (0, deal.par // 2, deal.par):
+        response = client.get(par_url(deal, step))
+        assert response.status_code == 200
+        html = response.content.decode()
+        assert f"variant-{variant}" in html
+        assert "<fieldset disabled" in html
+        assert_no_hidden_card_shown(html, deal, step)
+    assert 'id="won"' in html
+
+
+def assert_no_hidden_card_shown(html: str, deal: DailyDeal, step: int) -> None:
+    """The board is the public view: a card face down at that step is not printed."""
+    variant = get_variant(deal.variant)
+    state = variant.deal(shuffled_deck(deal.seed), deal.options)
+    for move in deal.solver_line[:step]:
+        state = variant.play(state, move).state
+    public = str(variant.public_view(state))
+    hidden = {card for card in shuffled_deck(deal.seed) if f"'{card}'" not in public}
+    board = html[html.index("<fieldset disabled") : html.index("</fieldset>")]
+    assert leaked_cards(board, hidden) == []
