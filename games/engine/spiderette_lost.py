@@ -94,9 +94,10 @@ it can move: (size, the rank it goes onto, the unit, the pile without it, whethe
 the whole pile, the card it continues a run on)."""
 
 _PILE_INFO: dict[str, PileInfo] = {}
-_PILE_INFO_LIMIT = 100_000
+_PILE_INFO_LIMIT = 20_000
 """Piles recur from position to position (a move changes two of seven), so what each
-pile can do is worked out once; the memo is emptied when it grows past this size."""
+pile can do is worked out once; the memo is emptied when it grows past this size (about
+450 bytes an entry; a search over 8,422 positions met 317 distinct piles)."""
 
 
 def _pile_info(pile: str) -> PileInfo:
