@@ -9,10 +9,13 @@ card's same-suit successor one rank higher is ``card + 1`` unless it is a King. 
 stock is a tuple consumed from its end (the last card goes to pile 1) and only its length
 changes during a search.
 
-The search is a depth-first search over the whole reachable graph with a transposition
-table of canonical positions, its moves tried best first (``ordered_moves``): it answers
-won with the line found, lost when every reachable position was expanded without a win,
-unknown when the budget runs out first.
+The search is depth-first with a transposition table of canonical positions, its moves
+tried best first (``ordered_moves``), in two phases: first over the restricted moves
+(never part of a run, never a unit taken off one card onto another of the same rank and
+another suit), a far smaller space that holds most wins; then, when that space is
+exhausted without a win, over every move, the phase that can prove a loss. It answers
+won with the line found (then ``shortened``), lost when every position reachable with
+any move was expanded without a win, unknown when the budget runs out first.
 
 Canonical position: the piles with the stock's length. Which pile is which matters only
 for the deals still to come (each dealt card goes to one pile): with an empty stock the

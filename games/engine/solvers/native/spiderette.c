@@ -5,7 +5,10 @@
  * moves, scored and ordered the same way, the same canonical positions, the same node
  * counting), so both give the same verdict, line and node count within the same node
  * budget. Cards are 0..51 (suit * 13 + rank - 1); a pile holds its cards bottom first,
- * the first `down` of them face down; the stock is consumed from its end.
+ * the first `down` of them face down; the stock is consumed from its end. Two phases,
+ * each a depth-first search with its own transposition table: the restricted moves
+ * first (no part of a run, no unit moved between two cards of one rank), then every
+ * move, the phase that alone can prove a loss.
  *
  * Memory is bounded: the transposition table is an open-addressing array of 128-bit
  * position hashes that doubles as it fills, up to 2^TABLE_MAX_BITS slots (256 MiB,
