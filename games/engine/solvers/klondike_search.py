@@ -47,7 +47,9 @@ KING = RUN - 1
 CARDS = 4 * RUN
 MAX_STATES = 6_000_000
 """Positions the table holds at most: the search answers unknown when it is full."""
-TIME_CHECK = 1024
+MAX_DEPTH = 200_000
+"""The longest line the search follows: deeper, it answers unknown."""
+TIME_CHECK = 128
 """Nodes between two looks at the clock."""
 
 WON, LOST, UNKNOWN = 1, 0, -1
@@ -389,6 +391,8 @@ class Search:
                 return UNKNOWN, []
             seen.add(key)
             self.nodes += 1
+            if len(states) >= MAX_DEPTH:
+                return UNKNOWN, []
             states.append(child)
             lists.append(self.moves(child))
             cursor.append(0)
