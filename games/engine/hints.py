@@ -50,7 +50,7 @@ BUDGET_MS = 250
 SAMPLES = 6
 """Arrangements of the unseen cards solved per hint."""
 NODES_NATIVE = 5_000
-NODES_PYTHON = 400
+NODES_PYTHON = 250
 """Positions each arrangement's search may expand, with the compiled core or in pure
 Python: the budget that binds on this machine, so that the hint does not depend on the
 machine's speed; the wall-clock budget only guards against a loaded server."""
@@ -197,7 +197,9 @@ def hint(
             if left_ms < MIN_SAMPLE_MS:
                 break
             try:
-                solution = solver.solve(variant, world, budget=Budget(ms=left_ms, nodes=per_sample))
+                solution = solver.solve(
+                    variant, world, budget=Budget(ms=left_ms, nodes=per_sample), native=native
+                )
             except EngineError:
                 break  # a solver that does not take these options: the public order
             solved += 1
