@@ -51,7 +51,7 @@ def _close_for_time(game: Game, now: datetime) -> None:
     game_save_action(game)
 
 
-def _act(
+def game_act(
     *,
     game_id: UUID,
     player: User,
@@ -156,7 +156,7 @@ def game_move_play(*, game_id: UUID, player: User, move: str, revision: int) -> 
             raise MoveRefused(str(error)) from error
         return _apply_moves(game, variant, [parsed], now=now, then_safe_moves=True)
 
-    return _act(game_id=game_id, player=player, revision=revision, action=play)
+    return game_act(game_id=game_id, player=player, revision=revision, action=play)
 
 
 def game_card_tap(
@@ -181,7 +181,7 @@ def game_card_tap(
             raise MoveRefused(variant.tap_refusal(state, source, count))
         return _apply_moves(game, variant, [move], now=now, then_safe_moves=True)
 
-    return _act(game_id=game_id, player=player, revision=revision, action=tap)
+    return game_act(game_id=game_id, player=player, revision=revision, action=tap)
 
 
 def game_auto_complete(*, game_id: UUID, player: User, revision: int) -> ActionOutcome:
@@ -196,7 +196,7 @@ def game_auto_complete(*, game_id: UUID, player: User, revision: int) -> ActionO
             )
         return _apply_moves(game, variant, moves, now=now)
 
-    return _act(game_id=game_id, player=player, revision=revision, action=complete)
+    return game_act(game_id=game_id, player=player, revision=revision, action=complete)
 
 
 def game_move_undo(*, game_id: UUID, player: User, revision: int) -> ActionOutcome:
@@ -212,7 +212,7 @@ def game_move_undo(*, game_id: UUID, player: User, revision: int) -> ActionOutco
         _save_state(game, variant, state, now=now)
         return ActionOutcome(game=game)
 
-    return _act(game_id=game_id, player=player, revision=revision, action=undo)
+    return game_act(game_id=game_id, player=player, revision=revision, action=undo)
 
 
 def game_finish(*, game_id: UUID, player: User, revision: int) -> ActionOutcome:
@@ -228,7 +228,7 @@ def game_finish(*, game_id: UUID, player: User, revision: int) -> ActionOutcome:
         game_save_action(game)
         return ActionOutcome(game=game)
 
-    return _act(game_id=game_id, player=player, revision=revision, action=finish)
+    return game_act(game_id=game_id, player=player, revision=revision, action=finish)
 
 
 NOT_LOST_MESSAGE = (
@@ -251,7 +251,7 @@ def game_loss_accept(*, game_id: UUID, player: User, revision: int) -> ActionOut
         game_save_action(game)
         return ActionOutcome(game=game)
 
-    return _act(game_id=game_id, player=player, revision=revision, action=accept)
+    return game_act(game_id=game_id, player=player, revision=revision, action=accept)
 
 
 def game_close_if_time_up(*, game_id: UUID) -> bool:

@@ -18,7 +18,7 @@ from games.clock import clock_tick
 from games.engine import Variant
 from games.engine.hints import Hint, hint, hint_card_places
 from games.models import Game
-from games.services.actions import ActionOutcome, _act
+from games.services.actions import ActionOutcome, game_act
 
 HINT_FIELDS = ["hints_used", "elapsed_ms", "last_action_at"]
 """What a hint writes: its count and the clock, never the position or the revision."""
@@ -53,6 +53,6 @@ def game_hint(*, game_id: UUID, player: User, revision: int) -> HintOutcome:
         game.save(update_fields=HINT_FIELDS)
         return ActionOutcome(game=game)
 
-    outcome = _act(game_id=game_id, player=player, revision=revision, action=ask)
+    outcome = game_act(game_id=game_id, player=player, revision=revision, action=ask)
     suggested, source, destination = answers[0]
     return HintOutcome(game=outcome.game, hint=suggested, source=source, destination=destination)
