@@ -26,8 +26,12 @@ install-dev: $(UV)
 	$(UV) sync --frozen --python "$(PYTHON)"
 	$(VENV_PY) scripts/build_native.py $(NATIVE_FLAGS)
 
+# Today's and tomorrow's daily deals are certified before the server starts (no
+# worker runs in the embedded default; seconds with the compiled solvers, and the
+# deals already certified are left alone on the next run).
 run: install
 	$(VENV_PY) manage.py migrate --no-input
+	$(VENV_PY) manage.py daily_deals_certify
 	$(VENV_PY) manage.py arena_demo_user --host $(HOST) --port $(PORT)
 	$(VENV_PY) manage.py runserver $(HOST):$(PORT)
 
