@@ -87,8 +87,12 @@ typedef struct {
     int strict; /* part of a run moves only when the card it uncovers goes home */
 } Deal;
 
-static int suit_of(int card) { return card / RUN; }
-static int rank_of(int card) { return card % RUN; }
+/* Each card's suit and rank, looked up rather than divided out (filled in by the module's
+   init). */
+static uint8_t SUITS[CARDS], RANKS[CARDS];
+
+static int suit_of(int card) { return SUITS[card]; }
+static int rank_of(int card) { return RANKS[card]; }
 static int is_red(int card) { return suit_of(card) == 1 || suit_of(card) == 2; }
 static int twin_of(int card) { return (3 - suit_of(card)) * RUN + rank_of(card); }
 
@@ -179,10 +183,10 @@ static uint64_t mix(uint64_t h) { /* splitmix64's finaliser */
     return h ^ (h >> 31);
 }
 
-static uint64_t hash_of(const Key *key) {
-    uint64_t h = 0x9e3779b97f4a7c15ull;
-    for (int i = 0; i < 4; i++) h = mix(h ^ key->w[i]);
-    return h;
+static uint64_t hash_of(const Key *key) { /* the words mixed independently, then once */
+    uint64_t a = key->w[0] * 0x9e3779b97f4a7c15ull ^ key->w[1] * 0xc2b2ae3d27d4eb4full;
+    uint64_t b = key->w[2] * 0x165667b19e3779f9ull ^ key->w[3] * 0xd6e8feb86659fd93ull;
+    return mix(a ^ (b << 32 | b >> 32));
 }
 
 static int keys_equal(const Key *a, const Key *b) {
@@ -549,10 +553,13 @@ static int run(const Deal *deal, const State *root, long long max_nodes, double 
     *nodes = 1;
     w->depth = 0;
     w->nmoves = 0;
-    free(w->table.slots);
-    memset(&w->table, 0, sizeof w->table);
     if (is_won(root)) return V_WON;
-    if (!table_grow(&w->table)) return V_UNKNOWN;
+    if (w->table.slots) { /* the second pass: the first one's table, emptied */
+        memset(w->table.slots, 0, w->table.capacity * sizeof(Key));
+        w->table.count = 0;
+    } else if (!table_grow(&w->table)) {
+        return V_UNKNOWN;
+    }
     Key key = key_of(deal, root);
     table_has(&w->table, &key, hash_of(&key), 1);
     if (!push(w, deal, root)) return V_UNKNOWN;
@@ -739,4 +746,10 @@ static struct PyModuleDef module = {
     NULL, NULL, NULL, NULL,
 };
 
-PyMODINIT_FUNC PyInit__klondike_native(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__klondike_native(void) {
+    for (int card = 0; card < CARDS; card++) {
+        SUITS[card] = (uint8_t)(card / RUN);
+        RANKS[card] = (uint8_t)(card % RUN);
+    }
+    return PyModule_Create(&module);
+}
