@@ -11,7 +11,7 @@ from games.engine.stuck import FREE, UNDECIDED, search
 
 from .test_steps_helpers import STEPS
 
-FIXTURE = Path(__file__).resolve().parent / "fixtures" / "steps_retrieval_search.json"
+FIXTURE = Path(__file__).resolve().parent / "fixtures" / "positions" / "steps_retrieval_search.json"
 
 
 def position_and_explore():
