@@ -28,13 +28,18 @@ def target_of(source: Path) -> Path:
 
 def build(source: Path, compiler: list[str]) -> bool:
     target = target_of(source)
+    # Built beside the target and renamed over it: a process that has the old module
+    # loaded keeps its mapping of the old file instead of reading a half-written one.
+    partial = target.with_name(target.name + ".partial")
     include = sysconfig.get_paths()["include"]
-    command = [*compiler, *FLAGS, f"-I{include}", str(source), "-o", str(target)]
+    command = [*compiler, *FLAGS, f"-I{include}", str(source), "-o", str(partial)]
     result = subprocess.run(command, capture_output=True, text=True, check=False)  # nosec B603
     if result.returncode != 0:
+        partial.unlink(missing_ok=True)
         target.unlink(missing_ok=True)
         print(f"{source.name}: not built\n{result.stderr}", file=sys.stderr)
         return False
+    partial.replace(target)
     print(f"built {target.relative_to(SOLVERS.parents[2])}")
     return True
 
