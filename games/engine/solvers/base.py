@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from time import perf_counter
 from typing import ClassVar, Generic, TypeVar
 
+from ..cards import RANK_VALUE, RANKS, SUIT_INDEX
 from ..errors import EngineError
 from ..notation import Move, format_move
 from ..variant import Json, Variant
@@ -120,6 +121,12 @@ class Solver(ABC, Generic[StateT]):
             if native
             else self.search(variant, state, budget)
         )
+
+
+def card_number(card: str) -> int:
+    """The card as a number from 0 to 51, suit by suit (S, H, D, C) and Ace to King
+    within a suit: how the compiled cores and the searches hold cards."""
+    return SUIT_INDEX[card] * len(RANKS) + RANK_VALUE[card] - 1
 
 
 def elapsed_ms(started: float) -> int:

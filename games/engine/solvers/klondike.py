@@ -16,13 +16,12 @@ from collections.abc import Callable, Sequence
 from time import perf_counter
 from typing import Any, ClassVar
 
-from ..cards import RANK_VALUE, SUIT_INDEX
 from ..errors import EngineError
 from ..klondike_family import KlondikeFamily, KlondikeFamilyState
 from ..variant import Variant
-from .base import LOST, UNKNOWN, WON, Budget, Solution, Solver, elapsed_ms
+from .base import LOST, UNKNOWN, WON, Budget, Solution, Solver, card_number, elapsed_ms
 from .klondike_search import LOST as SEARCH_LOST
-from .klondike_search import MAX_STATES, RUN, Move, Search, State
+from .klondike_search import MAX_STATES, Move, Search, State
 from .klondike_search import WON as SEARCH_WON
 from .registry import register_solver
 
@@ -36,10 +35,6 @@ except ImportError:  # not built here: the pure-Python search answers
     _native_search = None
 
 _VERDICTS = {SEARCH_WON: WON, SEARCH_LOST: LOST}
-
-
-def card_number(card: str) -> int:
-    return SUIT_INDEX[card] * RUN + RANK_VALUE[card] - 1
 
 
 def encode(variant: Variant[Any], state: KlondikeFamilyState) -> tuple[Search, State]:

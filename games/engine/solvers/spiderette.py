@@ -17,16 +17,15 @@ from collections.abc import Callable, Sequence
 from time import perf_counter
 from typing import ClassVar
 
-from ..cards import RANK_VALUE, SUIT_INDEX
 from ..notation import Move, format_move
 from ..spiderette import SpideretteState
 from ..tableau import Pile
 from ..variant import Variant
-from .base import LOST, UNKNOWN, WON, Budget, Solution, Solver, elapsed_ms
+from .base import LOST, UNKNOWN, WON, Budget, Solution, Solver, card_number, elapsed_ms
 from .registry import register_solver
 from .spiderette_search import LOST as SEARCH_LOST
-from .spiderette_search import RUN, MoveT, Piles, search, shortened
 from .spiderette_search import WON as SEARCH_WON
+from .spiderette_search import MoveT, Piles, search, shortened
 
 NativeSearch = Callable[..., tuple[int, list[MoveT], int]]
 
@@ -38,10 +37,6 @@ except ImportError:  # not built here: the pure-Python search answers
     _native_search = None
 
 _VERDICTS = {SEARCH_WON: WON, SEARCH_LOST: LOST}
-
-
-def card_number(card: str) -> int:
-    return SUIT_INDEX[card] * RUN + RANK_VALUE[card] - 1
 
 
 def _pile(pile: Pile) -> tuple[int, tuple[int, ...]]:

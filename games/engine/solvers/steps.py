@@ -16,14 +16,13 @@ from collections.abc import Callable, Sequence
 from time import perf_counter
 from typing import ClassVar
 
-from ..cards import RANK_VALUE, SUIT_INDEX
 from ..steps import StepsState
 from ..variant import Variant
-from .base import LOST, UNKNOWN, WON, Budget, Solution, Solver, elapsed_ms
+from .base import LOST, UNKNOWN, WON, Budget, Solution, Solver, card_number, elapsed_ms
 from .registry import register_solver
 from .steps_search import LOST as SEARCH_LOST
-from .steps_search import RUN, MoveT, Position, Rules, apply, search, settle
 from .steps_search import WON as SEARCH_WON
+from .steps_search import MoveT, Position, Rules, apply, search, settle
 
 NativeSearch = Callable[..., tuple[int, list[MoveT], int]]
 
@@ -35,10 +34,6 @@ except ImportError:  # not built here: the pure-Python search answers
     _native_search = None
 
 _VERDICTS = {SEARCH_WON: WON, SEARCH_LOST: LOST}
-
-
-def card_number(card: str) -> int:
-    return SUIT_INDEX[card] * RUN + RANK_VALUE[card] - 1
 
 
 def _cards(cards: Sequence[str]) -> tuple[int, ...]:
