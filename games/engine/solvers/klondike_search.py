@@ -13,12 +13,14 @@ A depth-first search over every reachable position, with:
   other move, so nothing is lost;
 - a transposition table over a canonical position: the piles sorted (a pile with
   face-down cards is named by where its face-down cards came from, so two such piles are
-  never confused; piles with none are interchangeable), the foundations and the talon
-  pointer; with recycles, every pointer that reaches the same talon cards (a multiple of
-  the draw count, or the end) is one pointer;
-- safe automatic moves to the foundations (an Ace or Two always, another card once both
-  foundations of the other colour hold the rank below: with foundations that never give
-  a card back, nothing can ever be built on it), from the piles, and from the waste's top
+  never confused; piles with none are interchangeable) and the foundations, each with
+  the talon pointers it was seen with; with recycles, every pointer that reaches the
+  same talon cards (a multiple of the draw count, or the end) is one pointer, and a
+  position is not searched again with a pointer whose reach is inside that of a pointer
+  it was seen with (``dominators``: the same lines are open from the other);
+- safe automatic moves to the foundations (``is_safe``: an Ace or Two always, another
+  card once nothing could ever be built on it, as foundations never give a card back),
+  from the piles, and from the waste's top
   only when one card is drawn at a time (with three, taking a card out of the talon
   changes which cards the later draws reach, so it is a choice, not a safe move);
 - dominance pruning, each provably losing nothing: a King-headed pile with nothing under
@@ -79,9 +81,20 @@ def fits(card: int, onto: int) -> bool:
 
 
 def is_safe(card: int, found: Sequence[int]) -> bool:
+    """Whether the card (due on its foundation) can go home with nothing lost: nothing
+    could ever need to be built on it. Only the two cards of the other colour and the
+    rank below could: either they are home, or both can go home at once (their
+    foundations hold the rank two below) and so can the one card that could in turn go
+    on them (of the card's colour and its other suit: its foundation holds the rank
+    three below), so whatever a line would build on the card goes home instead (the
+    rule FreeCell solvers use for the same building rule)."""
     rank = RANK[card] + 1
     first, second = OTHER_COLOUR[SUIT[card]]
-    return rank <= 2 or (found[first] >= rank - 1 and found[second] >= rank - 1)
+    if rank <= 2 or (found[first] >= rank - 1 and found[second] >= rank - 1):
+        return True
+    return (
+        found[first] >= rank - 2 and found[second] >= rank - 2 and found[3 - SUIT[card]] >= rank - 3
+    )
 
 
 def reachable(pointer: int, length: int, draw: int, recycle: bool) -> list[int]:
@@ -107,6 +120,20 @@ def canonical_pointer(pointer: int, length: int, draw: int, recycle: bool) -> in
     if recycle and (pointer % draw == 0 or pointer == length):
         return 0
     return pointer
+
+
+def dominators(pointer: int, draw: int, recycle: bool) -> int:
+    """The canonical pointers, as a bit mask, whose reach holds every talon position the
+    canonical ``pointer``'s does: a position already seen with one of them needs no
+    search with ``pointer``, as every line from it can be played from the other. With
+    recycles, an unaligned pointer reaches all that an aligned one (0) does, and one
+    more draw further back of its class (``pointer`` minus a multiple of the draw count)
+    reaches all that it does. Without recycles, only the pointer itself."""
+    if not recycle:
+        return 1 << pointer
+    if pointer == 0:
+        return (1 << (CARDS + 1)) - 1
+    return sum(1 << earlier for earlier in range(pointer % draw, pointer + 1, draw))
 
 
 def draws_to(pointer: int, position: int, length: int, draw: int) -> list[str]:
@@ -143,17 +170,22 @@ class Search:
         self.strict = False
         """Whether part of a run moves only when the card it uncovers goes home (the
         first, narrower search of ``solve``)."""
+        self.dominators = [dominators(pointer, draw, recycle) for pointer in range(CARDS + 1)]
 
     # Positions
 
     def key(self, state: State) -> bytes:
-        ups, downs, found, talon, pointer = state
+        """The position but for the talon pointer (the talon's cards are those in neither
+        the piles nor the foundations)."""
+        ups, downs, found, _, _ = state
         piles = sorted(
             bytes((index if downs[index] else PILES, downs[index], len(up), *up))
             for index, up in enumerate(ups)
         )
-        point = canonical_pointer(pointer, len(talon), self.draw, self.recycle)
-        return b"".join(piles) + bytes((*found, point))
+        return b"".join(piles) + bytes(found)
+
+    def point(self, state: State) -> int:
+        return canonical_pointer(state[4], len(state[3]), self.draw, self.recycle)
 
     def is_won(self, state: State) -> bool:
         """All cards home, or every card face up with the talon empty (then the tops
@@ -366,7 +398,8 @@ class Search:
         self.nodes = 1
         if self.is_won(root):
             return WON, []
-        seen = {self.key(root)}
+        # Each position seen, with the pointers (a bit mask) it was seen with.
+        seen = {self.key(root): 1 << self.point(root)}
         states = [root]
         lists = [self.moves(root)]
         cursor = [0]
@@ -383,13 +416,15 @@ class Search:
             if self.is_won(child):
                 return WON, [lists[depth][cursor[depth] - 1] for depth in range(len(lists))]
             key = self.key(child)
-            if key in seen:
+            point = self.point(child)
+            pointers = seen.get(key, 0)
+            if pointers & self.dominators[point]:
                 continue
             if (max_nodes is not None and self.nodes >= max_nodes) or len(seen) >= MAX_STATES:
                 return UNKNOWN, []
             if deadline is not None and self.nodes % TIME_CHECK == 0 and perf_counter() > deadline:
                 return UNKNOWN, []
-            seen.add(key)
+            seen[key] = pointers | 1 << point
             self.nodes += 1
             if len(states) >= MAX_DEPTH:
                 return UNKNOWN, []

@@ -9,7 +9,13 @@ import pytest
 from games.engine import get_variant, replay, shuffled_deck
 from games.engine.solvers import LOST, UNKNOWN, WON, Budget, solver_for
 from games.engine.solvers.klondike import KlondikeSolver
-from games.engine.solvers.klondike_search import draws_to, reachable
+from games.engine.solvers.klondike_search import (
+    canonical_pointer,
+    dominators,
+    draws_to,
+    is_safe,
+    reachable,
+)
 
 KLONDIKE = get_variant("klondike")
 SOLVER = solver_for("klondike")
@@ -134,6 +140,35 @@ def test_the_talon_positions_and_their_draws():
     assert draws_to(1, 10, 10, 3) == ["draw"] * 3
     assert draws_to(1, 6, 10, 3) == ["draw"] * 3 + ["recycle"] + ["draw"] * 2
     assert draws_to(10, 10, 10, 3) == []
+
+
+def card_number(rank: int, suit: str) -> int:
+    return "SHDC".index(suit) * 13 + rank - 1
+
+
+def test_a_card_goes_home_by_itself_once_nothing_could_need_it():
+    # Foundations in the order spades, hearts, diamonds, clubs.
+    assert is_safe(card_number(2, "H"), (0, 0, 0, 0))
+    assert is_safe(card_number(5, "H"), (4, 4, 0, 4))  # both black fours are home
+    # The black fours can go home at once, and so can the 3 of diamonds that could go on
+    # them: nothing will ever need the 5 of hearts.
+    assert is_safe(card_number(5, "H"), (3, 4, 2, 3))
+    assert not is_safe(card_number(5, "H"), (3, 4, 1, 3))  # the 3 of diamonds may need a 4
+    assert not is_safe(card_number(5, "H"), (2, 4, 2, 3))  # the 4 of spades may need it
+    assert not is_safe(card_number(5, "S"), (4, 2, 3, 4))  # the 4 of hearts may need it
+
+
+def test_a_pointer_gives_way_only_to_pointers_that_reach_every_card_it_reaches():
+    assert dominators(5, 3, True) == 1 << 2 | 1 << 5
+    assert dominators(0, 3, True) & (1 << 25) - 1 == (1 << 25) - 1
+    assert dominators(5, 1, False) == 1 << 5  # one pass: every pointer is its own
+    for length in range(25):
+        pointers = {canonical_pointer(pointer, length, 3, True) for pointer in range(length + 1)}
+        for pointer in pointers:
+            reach = set(reachable(pointer, length, 3, True))
+            for other in pointers:
+                if dominators(pointer, 3, True) >> other & 1:
+                    assert set(reachable(other, length, 3, True)) >= reach, (length, pointer)
 
 
 def test_the_two_paths_agree():

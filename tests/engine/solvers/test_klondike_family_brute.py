@@ -11,7 +11,7 @@ from games.engine import get_variant
 from games.engine.cards import RANKS, SUITS
 from games.engine.solvers import LOST, WON, solver_for
 
-CASES = {"kingsley": (8, 9), "klondike": (20, 8)}
+CASES = {"kingsley": (16, 9), "klondike": (60, 8)}
 """Positions per game and the cards left out of the foundations in each."""
 
 

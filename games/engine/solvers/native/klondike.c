@@ -47,6 +47,7 @@ typedef struct {
     uint8_t talon[CARDS];
     uint8_t ntalon;
     uint8_t pointer;
+    uint32_t words[PILES]; /* each pile's pile_word, kept up to date by its changes */
 } State;
 
 typedef struct {
@@ -58,7 +59,12 @@ typedef struct {
 } Key;
 
 typedef struct {
-    Key *slots;
+    Key key;
+    uint64_t pointers; /* the pointers the position was seen with, as a bit mask */
+} Slot;
+
+typedef struct {
+    Slot *slots;
     size_t capacity;
     size_t count;
 } Table;
@@ -70,6 +76,7 @@ typedef struct {
 typedef struct {
     Key key;
     uint64_t hash;
+    int pointer; /* canonical */
     int won;
 } Child;
 
@@ -85,6 +92,7 @@ typedef struct {
     int draw;
     int recycle;
     int strict; /* part of a run moves only when the card it uncovers goes home */
+    uint64_t dominators[CARDS + 1]; /* klondike_search.dominators, for each pointer */
 } Deal;
 
 /* Each card's suit and rank, looked up rather than divided out (filled in by the module's
@@ -110,7 +118,9 @@ static int is_safe(int card, const uint8_t *found) {
         first = 0;
         second = 3;
     }
-    return rank <= 2 || (found[first] >= rank - 1 && found[second] >= rank - 1);
+    if (rank <= 2 || (found[first] >= rank - 1 && found[second] >= rank - 1)) return 1;
+    return found[first] >= rank - 2 && found[second] >= rank - 2 &&
+           found[3 - suit_of(card)] >= rank - 3;
 }
 
 static int goes_home(int card, const uint8_t *found) { return found[suit_of(card)] == rank_of(card); }
@@ -139,6 +149,14 @@ static int canonical_pointer(int pointer, int length, int draw, int recycle) {
     return pointer;
 }
 
+static uint64_t dominators(int pointer, int draw, int recycle) {
+    if (!recycle) return 1ull << pointer;
+    if (pointer == 0) return ~0ull;
+    uint64_t mask = 0;
+    for (int earlier = pointer % draw; earlier <= pointer; earlier += draw) mask |= 1ull << earlier;
+    return mask;
+}
+
 /* Positions */
 
 static uint32_t pile_word(const State *s, int index) {
@@ -153,10 +171,10 @@ static uint32_t pile_word(const State *s, int index) {
     return word;
 }
 
-static Key key_of(const Deal *deal, const State *s) {
+static Key key_of(const State *s) {
     uint32_t words[PILES];
     for (int i = 0; i < PILES; i++) {
-        uint32_t word = pile_word(s, i);
+        uint32_t word = s->words[i];
         int j = i;
         while (j > 0 && words[j - 1] > word) {
             words[j] = words[j - 1];
@@ -170,8 +188,7 @@ static Key key_of(const Deal *deal, const State *s) {
     key.w[2] = (uint64_t)words[4] | ((uint64_t)words[5] << 32);
     uint64_t found = (uint64_t)s->found[0] | ((uint64_t)s->found[1] << 4) |
                      ((uint64_t)s->found[2] << 8) | ((uint64_t)s->found[3] << 12);
-    uint64_t point = (uint64_t)canonical_pointer(s->pointer, s->ntalon, deal->draw, deal->recycle);
-    key.w[3] = (uint64_t)words[6] | (found << 32) | (point << 48) | (1ull << 63);
+    key.w[3] = (uint64_t)words[6] | (found << 32) | (1ull << 63);
     return key;
 }
 
@@ -194,9 +211,9 @@ static int keys_equal(const Key *a, const Key *b) {
 }
 
 /* Zeroed slots; a large table asks for huge pages, as its lookups go all over it. */
-static Key *slots_new(size_t capacity) {
+static Slot *slots_new(size_t capacity) {
     void *memory = NULL;
-    size_t bytes = capacity * sizeof(Key);
+    size_t bytes = capacity * sizeof(Slot);
     if (posix_memalign(&memory, (size_t)1 << 21, bytes)) return NULL;
 #ifdef MADV_HUGEPAGE
     madvise(memory, bytes, MADV_HUGEPAGE);
@@ -207,13 +224,13 @@ static Key *slots_new(size_t capacity) {
 
 static int table_grow(Table *table) {
     size_t capacity = table->capacity ? table->capacity * 2 : MIN_CAPACITY;
-    Key *slots = slots_new(capacity);
+    Slot *slots = slots_new(capacity);
     if (!slots) return 0;
     for (size_t i = 0; i < table->capacity; i++) {
-        Key *old = &table->slots[i];
-        if (!old->w[3]) continue;
-        size_t at = hash_of(old) & (capacity - 1);
-        while (slots[at].w[3]) at = (at + 1) & (capacity - 1);
+        Slot *old = &table->slots[i];
+        if (!old->pointers) continue;
+        size_t at = hash_of(&old->key) & (capacity - 1);
+        while (slots[at].pointers) at = (at + 1) & (capacity - 1);
         slots[at] = *old;
     }
     free(table->slots);
@@ -222,19 +239,27 @@ static int table_grow(Table *table) {
     return 1;
 }
 
-/* 1 when the key (whose hash_of is hash) was there, 0 when it was not (and is now,
-   unless insert is 0). */
-static int table_has(Table *table, const Key *key, uint64_t hash, int insert) {
+/* The slot of the key (whose hash_of is hash): where it is, or the empty slot where it
+   would go. */
+static Slot *table_slot(const Table *table, const Key *key, uint64_t hash) {
     size_t at = hash & (table->capacity - 1);
-    while (table->slots[at].w[3]) {
-        if (keys_equal(&table->slots[at], key)) return 1;
+    while (table->slots[at].pointers && !keys_equal(&table->slots[at].key, key))
         at = (at + 1) & (table->capacity - 1);
-    }
-    if (insert) {
-        table->slots[at] = *key;
+    return &table->slots[at];
+}
+
+/* The pointers the key's position was seen with (0: never). */
+static uint64_t table_pointers(const Table *table, const Key *key, uint64_t hash) {
+    return table_slot(table, key, hash)->pointers;
+}
+
+static void table_add(Table *table, const Key *key, uint64_t hash, int pointer) {
+    Slot *slot = table_slot(table, key, hash);
+    if (!slot->pointers) {
+        slot->key = *key;
         table->count++;
     }
-    return 0;
+    slot->pointers |= 1ull << pointer;
 }
 
 /* Moves */
@@ -254,6 +279,7 @@ static void lift(const Deal *deal, State *s, int index, int count) {
         s->up[index][0] = deal->downs[index][s->ndown[index]];
         s->nup[index] = 1;
     }
+    s->words[index] = pile_word(s, index);
 }
 
 static void take_talon(State *s, int position) {
@@ -292,14 +318,17 @@ static void apply(const Deal *deal, const State *from, Move m, State *to) {
         int start = to->nup[m.a] - m.count;
         memcpy(&to->up[m.b][to->nup[m.b]], &to->up[m.a][start], m.count);
         to->nup[m.b] = (uint8_t)(to->nup[m.b] + m.count);
+        to->words[m.b] = pile_word(to, m.b);
         lift(deal, to, m.a, m.count);
     } else {
         int card = to->talon[m.a - 1];
         take_talon(to, m.a);
-        if (m.kind == TALON_TO_FOUNDATION)
+        if (m.kind == TALON_TO_FOUNDATION) {
             to->found[suit_of(card)]++;
-        else
+        } else {
             to->up[m.b][to->nup[m.b]++] = (uint8_t)card;
+            to->words[m.b] = pile_word(to, m.b);
+        }
     }
     automatic(deal, to);
 }
@@ -539,8 +568,9 @@ static int push(Work *w, const Deal *deal, const State *s) {
         apply(deal, s, w->moves[w->nmoves + (size_t)i], &child);
         c->won = is_won(&child);
         if (c->won) break; /* the search stops at this move */
-        c->key = key_of(deal, &child);
+        c->key = key_of(&child);
         c->hash = hash_of(&c->key);
+        c->pointer = canonical_pointer(child.pointer, child.ntalon, deal->draw, deal->recycle);
         __builtin_prefetch(&w->table.slots[c->hash & (w->table.capacity - 1)]);
     }
     f->cursor = 0;
@@ -555,13 +585,14 @@ static int run(const Deal *deal, const State *root, long long max_nodes, double 
     w->nmoves = 0;
     if (is_won(root)) return V_WON;
     if (w->table.slots) { /* the second pass: the first one's table, emptied */
-        memset(w->table.slots, 0, w->table.capacity * sizeof(Key));
+        memset(w->table.slots, 0, w->table.capacity * sizeof(Slot));
         w->table.count = 0;
     } else if (!table_grow(&w->table)) {
         return V_UNKNOWN;
     }
-    Key key = key_of(deal, root);
-    table_has(&w->table, &key, hash_of(&key), 1);
+    Key key = key_of(root);
+    table_add(&w->table, &key, hash_of(&key),
+              canonical_pointer(root->pointer, root->ntalon, deal->draw, deal->recycle));
     if (!push(w, deal, root)) return V_UNKNOWN;
     State child;
     while (w->depth) {
@@ -574,7 +605,7 @@ static int run(const Deal *deal, const State *root, long long max_nodes, double 
         size_t at = f->first + (size_t)f->cursor++;
         const Child *c = &w->children[at];
         if (c->won) return V_WON;
-        if (table_has(&w->table, &c->key, c->hash, 0)) continue;
+        if (table_pointers(&w->table, &c->key, c->hash) & deal->dominators[c->pointer]) continue;
         if ((max_nodes >= 0 && *nodes >= max_nodes) || (long long)w->table.count >= max_states)
             return V_UNKNOWN;
         if (deadline >= 0 && *nodes % TIME_CHECK == 0 && now_ms() > deadline) return V_UNKNOWN;
@@ -582,7 +613,7 @@ static int run(const Deal *deal, const State *root, long long max_nodes, double 
             (w->table.count * 2 >= w->table.capacity && w->table.capacity < MAX_CAPACITY)) {
             if (w->table.capacity >= MAX_CAPACITY || !table_grow(&w->table)) return V_UNKNOWN;
         }
-        table_has(&w->table, &c->key, c->hash, 1);
+        table_add(&w->table, &c->key, c->hash, c->pointer);
         (*nodes)++;
         apply(deal, &f->state, w->moves[at], &child);
         if (w->depth >= MAX_DEPTH || !push(w, deal, &child)) return V_UNKNOWN;
@@ -679,8 +710,10 @@ static PyObject *search(PyObject *self, PyObject *args) {
         return NULL;
     }
     root.pointer = (uint8_t)pointer;
+    for (int i = 0; i < PILES; i++) root.words[i] = pile_word(&root, i);
     deal.draw = draw;
     deal.recycle = recycle;
+    for (int p = 0; p <= CARDS; p++) deal.dominators[p] = dominators(p, draw, recycle);
     if (max_states < 1 || max_states > (long long)(MAX_CAPACITY / 4 * 3)) {
         PyErr_SetString(PyExc_ValueError, "max_states out of range");
         return NULL;
