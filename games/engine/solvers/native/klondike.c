@@ -55,7 +55,7 @@ typedef struct {
 } Move;
 
 typedef struct {
-    uint64_t w[4];
+    uint64_t w[3];
 } Key;
 
 typedef struct {
@@ -69,11 +69,12 @@ typedef struct {
     size_t count;
 } Table;
 
-/* What a move leads to, worked out when its frame is pushed: whether it wins, else
-   the child's key and hash, whose table slot is then prefetched, so that the lookups of
-   a frame's children (most of them positions already seen) wait on memory together
+/* What a move leads to, worked out when its frame is pushed: the position, whether it
+   wins, else its key and hash, whose table slot is then prefetched, so that the lookups
+   of a frame's children (most of them positions already seen) wait on memory together
    rather than one after the other. The search itself is unchanged. */
 typedef struct {
+    State state;
     Key key;
     uint64_t hash;
     int pointer; /* canonical */
@@ -81,7 +82,6 @@ typedef struct {
 } Child;
 
 typedef struct {
-    State state;
     size_t first; /* index of its first move in the shared move stack */
     int count;
     int cursor;
@@ -101,7 +101,8 @@ static uint8_t SUITS[CARDS], RANKS[CARDS];
 
 static int suit_of(int card) { return SUITS[card]; }
 static int rank_of(int card) { return RANKS[card]; }
-static int is_red(int card) { return suit_of(card) == 1 || suit_of(card) == 2; }
+static uint8_t REDS[CARDS];
+static int is_red(int card) { return REDS[card]; }
 static int twin_of(int card) { return (3 - suit_of(card)) * RUN + rank_of(card); }
 
 static int fits(int card, int onto) {
@@ -159,10 +160,13 @@ static uint64_t dominators(int pointer, int draw, int recycle) {
 
 /* Positions */
 
+/* A pile in 25 bits: its face-down count, its run's length, the run's head and, for each
+   card on the head, which suit of its colour it is (the rest follows from the building
+   rule). */
 static uint32_t pile_word(const State *s, int index) {
     uint32_t down = s->ndown[index];
     uint32_t length = s->nup[index];
-    uint32_t word = (down << 25) | ((down ? (uint32_t)index : 0u) << 22) | (length << 18);
+    uint32_t word = (down << 22) | (length << 18);
     if (length) {
         word |= (uint32_t)s->up[index][0] << 12;
         for (uint32_t t = 1; t < length; t++)
@@ -171,24 +175,33 @@ static uint32_t pile_word(const State *s, int index) {
     return word;
 }
 
+/* The canonical position in 191 bits: a pile with face-down cards at its own place, the
+   piles without in the other places in sorted order, then the foundations. */
 static Key key_of(const State *s) {
-    uint32_t words[PILES];
+    uint32_t words[PILES], loose[PILES];
+    int nloose = 0;
     for (int i = 0; i < PILES; i++) {
         uint32_t word = s->words[i];
-        int j = i;
-        while (j > 0 && words[j - 1] > word) {
-            words[j] = words[j - 1];
+        if (s->ndown[i]) {
+            words[i] = word;
+            continue;
+        }
+        int j = nloose++;
+        while (j > 0 && loose[j - 1] > word) {
+            loose[j] = loose[j - 1];
             j--;
         }
-        words[j] = word;
+        loose[j] = word;
     }
-    Key key;
-    key.w[0] = (uint64_t)words[0] | ((uint64_t)words[1] << 32);
-    key.w[1] = (uint64_t)words[2] | ((uint64_t)words[3] << 32);
-    key.w[2] = (uint64_t)words[4] | ((uint64_t)words[5] << 32);
+    for (int i = 0, j = 0; i < PILES; i++)
+        if (!s->ndown[i]) words[i] = loose[j++];
     uint64_t found = (uint64_t)s->found[0] | ((uint64_t)s->found[1] << 4) |
                      ((uint64_t)s->found[2] << 8) | ((uint64_t)s->found[3] << 12);
-    key.w[3] = (uint64_t)words[6] | (found << 32) | (1ull << 63);
+    Key key;
+    key.w[0] = (uint64_t)words[0] | ((uint64_t)words[1] << 25) | ((uint64_t)(words[6] & 0x3fff) << 50);
+    key.w[1] = (uint64_t)words[2] | ((uint64_t)words[3] << 25) |
+               (((uint64_t)(words[6] >> 14) | ((found & 7) << 11)) << 50);
+    key.w[2] = (uint64_t)words[4] | ((uint64_t)words[5] << 25) | ((found >> 3) << 50);
     return key;
 }
 
@@ -202,12 +215,12 @@ static uint64_t mix(uint64_t h) { /* splitmix64's finaliser */
 
 static uint64_t hash_of(const Key *key) { /* the words mixed independently, then once */
     uint64_t a = key->w[0] * 0x9e3779b97f4a7c15ull ^ key->w[1] * 0xc2b2ae3d27d4eb4full;
-    uint64_t b = key->w[2] * 0x165667b19e3779f9ull ^ key->w[3] * 0xd6e8feb86659fd93ull;
+    uint64_t b = key->w[2] * 0x165667b19e3779f9ull;
     return mix(a ^ (b << 32 | b >> 32));
 }
 
 static int keys_equal(const Key *a, const Key *b) {
-    return a->w[0] == b->w[0] && a->w[1] == b->w[1] && a->w[2] == b->w[2] && a->w[3] == b->w[3];
+    return a->w[0] == b->w[0] && a->w[1] == b->w[1] && a->w[2] == b->w[2];
 }
 
 /* Zeroed slots; a large table asks for huge pages, as its lookups go all over it. */
@@ -383,6 +396,21 @@ static int is_dead(const Deal *deal, const State *s) {
     return 0;
 }
 
+/* Whether the card is face up in a pile other than the one at index. */
+static int face_up_elsewhere(const State *s, int card, int index) {
+    for (int i = 0; i < PILES; i++)
+        if (i != index)
+            for (int u = 0; u < s->nup[i]; u++)
+                if (s->up[i][u] == card) return 1;
+    return 0;
+}
+
+static int in_talon_reach(const State *s, int card, const int *reach, int nreach) {
+    for (int r = 0; r < nreach; r++)
+        if (s->talon[reach[r] - 1] == card) return 1;
+    return 0;
+}
+
 static int generate(const Deal *deal, const State *s, Move *out) {
     if (is_dead(deal, s)) return 0;
     int reach[2 * CARDS + 2];
@@ -453,15 +481,6 @@ static int generate(const Deal *deal, const State *s, Move *out) {
                     add(out, &n, PILE_TO_PILE, i, t, s->nup[i]);
         }
     }
-    int place[CARDS];
-    uint8_t in_reach[CARDS];
-    for (int c = 0; c < CARDS; c++) {
-        place[c] = -1;
-        in_reach[c] = 0;
-    }
-    for (int i = 0; i < PILES; i++)
-        for (int u = 0; u < s->nup[i]; u++) place[s->up[i][u]] = i;
-    for (int r = 0; r < nreach; r++) in_reach[s->talon[reach[r] - 1]] = 1;
     for (int i = 0; i < PILES; i++) {
         int length = s->nup[i];
         if (length < 2) continue;
@@ -474,7 +493,7 @@ static int generate(const Deal *deal, const State *s, Move *out) {
             int uncovered = s->up[i][depth - 1];
             int twin = twin_of(s->up[i][depth]);
             if (goes_home(uncovered, s->found) ||
-                (!deal->strict && ((place[twin] >= 0 && place[twin] != i) || in_reach[twin])))
+                (!deal->strict && (face_up_elsewhere(s, twin, i) || in_talon_reach(s, twin, reach, nreach))))
                 add(out, &n, PILE_TO_PILE, i, t, length - depth);
         }
     }
@@ -538,7 +557,8 @@ static void work_free(Work *w) {
 }
 
 /* Push a frame for state s with its moves; 0 when memory ran out. */
-static int push(Work *w, const Deal *deal, const State *s) {
+static int push(Work *w, const Deal *deal, const State *position) {
+    const State copy = *position, *s = &copy; /* position may lie in the children moved below */
     if (w->depth == w->frames_capacity) {
         size_t capacity = w->frames_capacity ? w->frames_capacity * 2 : 256;
         Frame *frames = realloc(w->frames, capacity * sizeof(Frame));
@@ -547,7 +567,7 @@ static int push(Work *w, const Deal *deal, const State *s) {
         w->frames_capacity = capacity;
     }
     if (w->nmoves + MAX_MOVES > w->moves_capacity) {
-        size_t capacity = w->moves_capacity ? w->moves_capacity * 2 : 65536;
+        size_t capacity = w->moves_capacity ? w->moves_capacity * 2 : 8192;
         while (capacity < w->nmoves + MAX_MOVES) capacity *= 2;
         Move *moves = realloc(w->moves, capacity * sizeof(Move));
         if (!moves) return 0;
@@ -558,19 +578,18 @@ static int push(Work *w, const Deal *deal, const State *s) {
         w->moves_capacity = capacity;
     }
     Frame *f = &w->frames[w->depth++];
-    f->state = *s;
     f->first = w->nmoves;
     f->count = generate(deal, s, &w->moves[w->nmoves]);
     order(s, &w->moves[w->nmoves], f->count);
-    State child;
     for (int i = 0; i < f->count; i++) {
         Child *c = &w->children[w->nmoves + (size_t)i];
-        apply(deal, s, w->moves[w->nmoves + (size_t)i], &child);
-        c->won = is_won(&child);
+        apply(deal, s, w->moves[w->nmoves + (size_t)i], &c->state);
+        c->won = is_won(&c->state);
         if (c->won) break; /* the search stops at this move */
-        c->key = key_of(&child);
+        c->key = key_of(&c->state);
         c->hash = hash_of(&c->key);
-        c->pointer = canonical_pointer(child.pointer, child.ntalon, deal->draw, deal->recycle);
+        c->pointer =
+            canonical_pointer(c->state.pointer, c->state.ntalon, deal->draw, deal->recycle);
         __builtin_prefetch(&w->table.slots[c->hash & (w->table.capacity - 1)]);
     }
     f->cursor = 0;
@@ -594,7 +613,6 @@ static int run(const Deal *deal, const State *root, long long max_nodes, double 
     table_add(&w->table, &key, hash_of(&key),
               canonical_pointer(root->pointer, root->ntalon, deal->draw, deal->recycle));
     if (!push(w, deal, root)) return V_UNKNOWN;
-    State child;
     while (w->depth) {
         Frame *f = &w->frames[w->depth - 1];
         if (f->cursor == f->count) {
@@ -615,8 +633,7 @@ static int run(const Deal *deal, const State *root, long long max_nodes, double 
         }
         table_add(&w->table, &c->key, c->hash, c->pointer);
         (*nodes)++;
-        apply(deal, &f->state, w->moves[at], &child);
-        if (w->depth >= MAX_DEPTH || !push(w, deal, &child)) return V_UNKNOWN;
+        if (w->depth >= MAX_DEPTH || !push(w, deal, &c->state)) return V_UNKNOWN;
     }
     return V_LOST;
 }
@@ -783,6 +800,7 @@ PyMODINIT_FUNC PyInit__klondike_native(void) {
     for (int card = 0; card < CARDS; card++) {
         SUITS[card] = (uint8_t)(card / RUN);
         RANKS[card] = (uint8_t)(card % RUN);
+        REDS[card] = SUITS[card] == 1 || SUITS[card] == 2;
     }
     return PyModule_Create(&module);
 }
