@@ -93,6 +93,13 @@ typedef struct {
     int recycle;
     int strict; /* part of a run moves only when the card it uncovers goes home */
     uint64_t dominators[CARDS + 1]; /* klondike_search.dominators, for each pointer */
+    /* For is_dead, worked out once from the face-down cards: for each pile and count k,
+       the first k face-down cards (a mask) and the lowest rank of each suit among them;
+       for the k-th face-down card, the foundation heights from which it blocks a card
+       under it for ever (above 13 where it never does). */
+    uint64_t below[PILES][CARDS + 1];
+    uint8_t lowest[PILES][CARDS + 1][4];
+    uint8_t blocked_from[PILES][CARDS][4];
 } Deal;
 
 /* Each card's suit and rank, looked up rather than divided out (filled in by the module's
@@ -104,10 +111,6 @@ static int rank_of(int card) { return RANKS[card]; }
 static uint8_t REDS[CARDS];
 static int is_red(int card) { return REDS[card]; }
 static int twin_of(int card) { return (3 - suit_of(card)) * RUN + rank_of(card); }
-
-static int fits(int card, int onto) {
-    return rank_of(card) + 1 == rank_of(onto) && is_red(card) != is_red(onto);
-}
 
 static int is_safe(int card, const uint8_t *found) {
     int rank = rank_of(card) + 1;
@@ -261,13 +264,8 @@ static Slot *table_slot(const Table *table, const Key *key, uint64_t hash) {
     return &table->slots[at];
 }
 
-/* The pointers the key's position was seen with (0: never). */
-static uint64_t table_pointers(const Table *table, const Key *key, uint64_t hash) {
-    return table_slot(table, key, hash)->pointers;
-}
-
-static void table_add(Table *table, const Key *key, uint64_t hash, int pointer) {
-    Slot *slot = table_slot(table, key, hash);
+/* Mark the slot's position (key) seen with the pointer. */
+static void table_add(Table *table, Slot *slot, const Key *key, int pointer) {
     if (!slot->pointers) {
         slot->key = *key;
         table->count++;
@@ -366,29 +364,56 @@ static int blocks(int e, uint64_t below, const uint8_t *min_below, const uint8_t
            (found[second] > rank + 1 || ((below >> p2) & 1));
 }
 
+static void deal_prepare_is_dead(Deal *deal, const uint8_t *ndown) {
+    for (int i = 0; i < PILES; i++) {
+        deal->below[i][0] = 0;
+        memset(deal->lowest[i][0], RUN, 4);
+        for (int k = 0; k < ndown[i]; k++) {
+            int e = deal->downs[i][k], rank = rank_of(e);
+            uint8_t *from = deal->blocked_from[i][k];
+            memset(from, 0, 4);
+            if (!k || rank == KING || deal->lowest[i][k][suit_of(e)] >= rank) {
+                from[0] = RUN + 1;
+            } else {
+                int first = (suit_of(e) == 0 || suit_of(e) == 3) ? 1 : 0;
+                int second = first ? 2 : 3;
+                if (!((deal->below[i][k] >> (first * RUN + rank + 1)) & 1))
+                    from[first] = (uint8_t)(rank + 2);
+                if (!((deal->below[i][k] >> (second * RUN + rank + 1)) & 1))
+                    from[second] = (uint8_t)(rank + 2);
+            }
+            deal->below[i][k + 1] = deal->below[i][k] | 1ull << e;
+            memcpy(deal->lowest[i][k + 1], deal->lowest[i][k], 4);
+            if (rank < deal->lowest[i][k + 1][suit_of(e)])
+                deal->lowest[i][k + 1][suit_of(e)] = (uint8_t)rank;
+        }
+    }
+}
+
 /* A position that cannot be won because some card must leave from over a card of its
    suit and lower rank and has nowhere to go: in a pile (face-down cards and the run's
    head over face-down cards) or, with no recycle, in the waste. */
 static int is_dead(const Deal *deal, const State *s) {
-    uint8_t min_below[4];
+    const uint8_t *found = s->found;
     for (int i = 0; i < PILES; i++) {
-        if (!s->ndown[i]) continue;
-        uint64_t below = 0;
-        memset(min_below, RUN, sizeof min_below);
-        for (int k = 0; k <= s->ndown[i]; k++) {
-            int e = k < s->ndown[i] ? deal->downs[i][k] : (s->nup[i] ? s->up[i][0] : -1);
-            if (e < 0) break;
-            if (k && blocks(e, below, min_below, s->found)) return 1;
-            below |= 1ull << e;
-            if (rank_of(e) < min_below[suit_of(e)]) min_below[suit_of(e)] = (uint8_t)rank_of(e);
+        int down = s->ndown[i];
+        if (!down) continue;
+        for (int k = 1; k < down; k++) {
+            const uint8_t *from = deal->blocked_from[i][k];
+            if (found[0] >= from[0] && found[1] >= from[1] && found[2] >= from[2] &&
+                found[3] >= from[3])
+                return 1;
         }
+        if (s->nup[i] && blocks(s->up[i][0], deal->below[i][down], deal->lowest[i][down], found))
+            return 1;
     }
     if (!deal->recycle) {
+        uint8_t min_below[4];
         uint64_t below = 0;
         memset(min_below, RUN, sizeof min_below);
         for (int k = 0; k < s->pointer; k++) {
             int e = s->talon[k];
-            if (k && blocks(e, below, min_below, s->found)) return 1;
+            if (k && blocks(e, below, min_below, found)) return 1;
             below |= 1ull << e;
             if (rank_of(e) < min_below[suit_of(e)]) min_below[suit_of(e)] = (uint8_t)rank_of(e);
         }
@@ -427,6 +452,16 @@ static int generate(const Deal *deal, const State *s, Move *out) {
             empty = i;
             break;
         }
+    uint8_t wanted[CARDS]; /* the piles whose top takes each card, as a mask */
+    memset(wanted, 0, sizeof wanted);
+    for (int t = 0; t < PILES; t++) {
+        if (!s->nup[t]) continue;
+        int onto = top_of(s, t);
+        if (!rank_of(onto)) continue;
+        int first = is_red(onto) ? 0 : 1, second = is_red(onto) ? 3 : 2;
+        wanted[first * RUN + rank_of(onto) - 1] |= (uint8_t)(1u << t);
+        wanted[second * RUN + rank_of(onto) - 1] |= (uint8_t)(1u << t);
+    }
     /* Whole runs off face-down cards, the pile with most face-down cards first. */
     int order[PILES];
     for (int i = 0; i < PILES; i++) {
@@ -445,21 +480,10 @@ static int generate(const Deal *deal, const State *s, Move *out) {
             if (empty >= 0) add(out, &n, PILE_TO_PILE, i, empty, s->nup[i]);
             continue;
         }
-        for (int t = 0; t < PILES; t++)
-            if (t != i && s->nup[t] && fits(head, top_of(s, t)))
-                add(out, &n, PILE_TO_PILE, i, t, s->nup[i]);
+        for (unsigned mask = wanted[head] & ~(1u << i); mask; mask &= mask - 1)
+            add(out, &n, PILE_TO_PILE, i, __builtin_ctz(mask), s->nup[i]);
     }
     int king_in_talon = 0;
-    uint8_t wanted[CARDS]; /* the piles whose top takes each card, as a mask */
-    memset(wanted, 0, sizeof wanted);
-    for (int t = 0; t < PILES; t++) {
-        if (!s->nup[t]) continue;
-        int onto = top_of(s, t);
-        if (!rank_of(onto)) continue;
-        int first = is_red(onto) ? 0 : 1, second = is_red(onto) ? 3 : 2;
-        wanted[first * RUN + rank_of(onto) - 1] |= (uint8_t)(1u << t);
-        wanted[second * RUN + rank_of(onto) - 1] |= (uint8_t)(1u << t);
-    }
     for (int r = 0; r < nreach; r++) {
         int card = s->talon[reach[r] - 1];
         if (rank_of(card) == KING) {
@@ -476,9 +500,8 @@ static int generate(const Deal *deal, const State *s, Move *out) {
     if (king_ready) {
         for (int i = 0; i < PILES; i++) {
             if (s->ndown[i] || !s->nup[i] || rank_of(s->up[i][0]) == KING) continue;
-            for (int t = 0; t < PILES; t++)
-                if (t != i && s->nup[t] && fits(s->up[i][0], top_of(s, t)))
-                    add(out, &n, PILE_TO_PILE, i, t, s->nup[i]);
+            for (unsigned mask = wanted[s->up[i][0]] & ~(1u << i); mask; mask &= mask - 1)
+                add(out, &n, PILE_TO_PILE, i, __builtin_ctz(mask), s->nup[i]);
         }
     }
     for (int i = 0; i < PILES; i++) {
@@ -610,7 +633,7 @@ static int run(const Deal *deal, const State *root, long long max_nodes, double 
         return V_UNKNOWN;
     }
     Key key = key_of(root);
-    table_add(&w->table, &key, hash_of(&key),
+    table_add(&w->table, table_slot(&w->table, &key, hash_of(&key)), &key,
               canonical_pointer(root->pointer, root->ntalon, deal->draw, deal->recycle));
     if (!push(w, deal, root)) return V_UNKNOWN;
     while (w->depth) {
@@ -623,15 +646,17 @@ static int run(const Deal *deal, const State *root, long long max_nodes, double 
         size_t at = f->first + (size_t)f->cursor++;
         const Child *c = &w->children[at];
         if (c->won) return V_WON;
-        if (table_pointers(&w->table, &c->key, c->hash) & deal->dominators[c->pointer]) continue;
+        Slot *slot = table_slot(&w->table, &c->key, c->hash);
+        if (slot->pointers & deal->dominators[c->pointer]) continue;
         if ((max_nodes >= 0 && *nodes >= max_nodes) || (long long)w->table.count >= max_states)
             return V_UNKNOWN;
         if (deadline >= 0 && *nodes % TIME_CHECK == 0 && now_ms() > deadline) return V_UNKNOWN;
         if (w->table.count * 4 >= w->table.capacity * 3 ||
             (w->table.count * 2 >= w->table.capacity && w->table.capacity < MAX_CAPACITY)) {
             if (w->table.capacity >= MAX_CAPACITY || !table_grow(&w->table)) return V_UNKNOWN;
+            slot = table_slot(&w->table, &c->key, c->hash);
         }
-        table_add(&w->table, &c->key, c->hash, c->pointer);
+        table_add(&w->table, slot, &c->key, c->pointer);
         (*nodes)++;
         if (w->depth >= MAX_DEPTH || !push(w, deal, &c->state)) return V_UNKNOWN;
     }
@@ -731,6 +756,7 @@ static PyObject *search(PyObject *self, PyObject *args) {
     deal.draw = draw;
     deal.recycle = recycle;
     for (int p = 0; p <= CARDS; p++) deal.dominators[p] = dominators(p, draw, recycle);
+    deal_prepare_is_dead(&deal, root.ndown);
     if (max_states < 1 || max_states > (long long)(MAX_CAPACITY / 4 * 3)) {
         PyErr_SetString(PyExc_ValueError, "max_states out of range");
         return NULL;
