@@ -33,7 +33,8 @@ A depth-first search over every reachable position, with:
 - dead positions (``is_dead``): a card over a lower card of its suit that can go
   nowhere, in a pile or in the one-pass waste, has no moves;
 - move ordering (``priority``): moves that turn a card up (from the pile with most
-  face-down cards first), cards to the foundations, talon cards onto the piles, the rest;
+  face-down cards first), cards to the foundations, talon cards onto the piles (the
+  pile with fewest face-up cards first), the rest;
 - two passes (``solve``): first with part of a run moving only when the card it uncovers
   goes home (a narrower space, where most won deals are won in far fewer nodes), then,
   only when that holds no win, over the whole space, which alone proves a loss;
@@ -146,17 +147,19 @@ def draws_to(pointer: int, position: int, length: int, draw: int) -> list[str]:
 def priority(ups: Ups, downs: tuple[int, ...], move: Move) -> int:
     """The order of a node's moves, highest first (the sort is stable): whatever turns
     a card up, from the pile with most face-down cards first; then a card home from a
-    pile, from the talon; a talon card onto a pile; emptying a pile; part of a run."""
-    kind, a, _, count = move
+    pile, from the talon; a talon card onto a pile, the pile with fewest face-up cards
+    first (its run is the shortest to move on later; this order decides far more deals
+    within a second than the piles' own order); emptying a pile; part of a run."""
+    kind, a, b, count = move
     if kind == TOP_TO_FOUNDATION:
-        return 100 + downs[a] if len(ups[a]) == 1 and downs[a] else 50
+        return 16 * (100 + downs[a]) if len(ups[a]) == 1 and downs[a] else 16 * 50
     if kind == TALON_TO_FOUNDATION:
-        return 40
+        return 16 * 40
     if kind == TALON_TO_PILE:
-        return 30
+        return 16 * 30 + 15 - len(ups[b])
     if count == len(ups[a]):
-        return 100 + downs[a] if downs[a] else 20
-    return 10
+        return 16 * (100 + downs[a]) if downs[a] else 16 * 20
+    return 16 * 10
 
 
 class Search:

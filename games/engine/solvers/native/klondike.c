@@ -528,14 +528,14 @@ static int generate(const Deal *deal, const State *s, Move *out) {
 static int priority(const State *s, Move m) {
     switch (m.kind) {
     case TOP_TO_FOUNDATION:
-        return s->nup[m.a] == 1 && s->ndown[m.a] ? 100 + s->ndown[m.a] : 50;
+        return 16 * (s->nup[m.a] == 1 && s->ndown[m.a] ? 100 + s->ndown[m.a] : 50);
     case TALON_TO_FOUNDATION:
-        return 40;
+        return 16 * 40;
     case TALON_TO_PILE:
-        return 30;
+        return 16 * 30 + 15 - s->nup[m.b];
     default:
-        if (m.count == s->nup[m.a]) return s->ndown[m.a] ? 100 + s->ndown[m.a] : 20;
-        return 10;
+        if (m.count == s->nup[m.a]) return 16 * (s->ndown[m.a] ? 100 + s->ndown[m.a] : 20);
+        return 16 * 10;
     }
 }
 
