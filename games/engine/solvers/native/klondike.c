@@ -9,10 +9,10 @@
  *            max_nodes, max_ms, max_states) -> (verdict, path, nodes)
  *
  * downs and ups are 7 tuples of card numbers (suit * 13 + rank - 1, suits S H D C),
- * bottom first; found the 4 foundation heights; talon the waste (bottom first) then the
- * stock in drawing order; pointer the waste's size; max_nodes and max_ms are -1 for no
- * limit. verdict is 1 won, 0 lost, -1 unknown; path the won line as (kind, a, b, count)
- * moves, which the Python side turns into the notation.
+ * bottom first; found the 4 foundation heights; talon (at most 24 cards) the waste
+ * (bottom first) then the stock in drawing order; pointer the waste's size; max_nodes
+ * and max_ms are -1 for no limit. verdict is 1 won, 0 lost, -1 unknown; path the won
+ * line as (kind, a, b, count) moves, which the Python side turns into the notation.
  *
  * Memory is bounded: the table holds at most max_states positions (then the answer is
  * unknown), the path at most MAX_DEPTH frames; everything is freed on every exit.
@@ -30,6 +30,7 @@
 #define RUN 13
 #define KING 12
 #define CARDS 52
+#define TALON 24
 #define MAX_MOVES 1024
 #define MAX_DEPTH 200000
 #define TIME_CHECK 1024
@@ -44,7 +45,7 @@ typedef struct {
     uint8_t nup[PILES];
     uint8_t ndown[PILES];
     uint8_t found[4];
-    uint8_t talon[CARDS];
+    uint8_t talon[TALON]; /* cards only ever leave the 24 dealt there */
     uint8_t ntalon;
     uint8_t pointer;
     uint32_t words[PILES]; /* each pile's pile_word, kept up to date by its changes */
@@ -744,7 +745,7 @@ static PyObject *search(PyObject *self, PyObject *args) {
         }
         root.found[i] = found[i];
     }
-    int ntalon = read_cards(talon_arg, root.talon, CARDS, "talon");
+    int ntalon = read_cards(talon_arg, root.talon, TALON, "talon");
     if (ntalon < 0) return NULL;
     root.ntalon = (uint8_t)ntalon;
     if (pointer < 0 || pointer > ntalon || draw < 1 || draw > CARDS) {
