@@ -35,6 +35,7 @@
 #define MAX_DEPTH 200000
 #define TIME_CHECK 1024
 #define MIN_CAPACITY (1u << 16)
+#define POSITIONS_PER_MS 2000 /* about what the search expands here, for first_capacity */
 #define MAX_CAPACITY (1u << 23)
 
 enum { TOP_TO_FOUNDATION = 0, TALON_TO_FOUNDATION = 1, TALON_TO_PILE = 2, PILE_TO_PILE = 3 };
@@ -68,6 +69,7 @@ typedef struct {
     Slot *slots;
     size_t capacity;
     size_t count;
+    size_t first_capacity; /* the capacity it is made with (first_capacity) */
 } Table;
 
 /* What a move leads to, worked out when its frame is pushed: the position, whether it
@@ -240,7 +242,7 @@ static Slot *slots_new(size_t capacity) {
 }
 
 static int table_grow(Table *table) {
-    size_t capacity = table->capacity ? table->capacity * 2 : MIN_CAPACITY;
+    size_t capacity = table->capacity ? table->capacity * 2 : table->first_capacity;
     Slot *slots = slots_new(capacity);
     if (!slots) return 0;
     for (size_t i = 0; i < table->capacity; i++) {
@@ -254,6 +256,19 @@ static int table_grow(Table *table) {
     table->slots = slots;
     table->capacity = capacity;
     return 1;
+}
+
+/* The capacity a search's table starts with: room (half full) for the positions its
+   budget lets it reach, so that a long search does not stop to grow its table (the
+   growth is the costliest step, a fresh table's memory being zeroed by the kernel); one
+   that outgrows it still doubles it. */
+static size_t first_capacity(long long max_nodes, long long max_ms, long long max_states) {
+    long long expected = max_states;
+    if (max_nodes >= 0 && max_nodes < expected) expected = max_nodes;
+    if (max_ms >= 0 && max_ms * POSITIONS_PER_MS < expected) expected = max_ms * POSITIONS_PER_MS;
+    size_t capacity = MIN_CAPACITY;
+    while (capacity < MAX_CAPACITY && (long long)capacity < 2 * expected) capacity *= 2;
+    return capacity;
 }
 
 /* The slot of the key (whose hash_of is hash): where it is, or the empty slot where it
@@ -765,6 +780,7 @@ static PyObject *search(PyObject *self, PyObject *args) {
 
     Work w;
     memset(&w, 0, sizeof w);
+    w.table.first_capacity = first_capacity(max_nodes, max_ms, max_states);
     long long nodes = 0;
     int verdict;
     Py_BEGIN_ALLOW_THREADS
