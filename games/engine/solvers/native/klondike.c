@@ -70,6 +70,7 @@ typedef struct {
     size_t capacity;
     size_t count;
     size_t first_capacity; /* the capacity it is made with (first_capacity) */
+    size_t block;          /* the slots its memory holds (capacity or more) */
 } Table;
 
 /* What a move leads to, worked out when its frame is pushed: the position, whether it
@@ -254,8 +255,58 @@ static int table_grow(Table *table) {
     }
     free(table->slots);
     table->slots = slots;
-    table->capacity = capacity;
+    table->capacity = table->block = capacity;
     return 1;
+}
+
+/* The memory of the largest table a search of this process has freed, kept for the next
+   search: clearing memory already mapped costs a fraction of what fresh memory costs
+   (the kernel zeroes it page by page as it is first touched, which took a third of a
+   one-second search here). Taken and given back only with the GIL held. */
+static Slot *spare_slots;
+static size_t spare_block;
+
+/* Take the spare memory for the table when it is large enough (with the GIL held). */
+static void table_reserve(Table *table) {
+    if (spare_slots && spare_block >= table->first_capacity) {
+        table->slots = spare_slots;
+        table->block = spare_block;
+        spare_slots = NULL;
+    }
+}
+
+/* Make the table empty with its first capacity, in the memory reserved or in new memory;
+   0 when there is none. */
+static int table_open(Table *table) {
+    size_t capacity = table->first_capacity;
+    if (table->slots) {
+        memset(table->slots, 0, capacity * sizeof(Slot));
+    } else {
+        table->slots = slots_new(capacity);
+        if (!table->slots) return 0;
+        table->block = capacity;
+    }
+    table->capacity = capacity;
+    table->count = 0;
+    return 1;
+}
+
+static void table_clear(Table *table) {
+    memset(table->slots, 0, table->capacity * sizeof(Slot));
+    table->count = 0;
+}
+
+/* Keep the table's memory as the spare when it is the largest yet, else free it. */
+static void table_close(Table *table) {
+    if (!table->slots) return;
+    if (spare_slots && spare_block > table->block) {
+        free(table->slots);
+    } else {
+        free(spare_slots);
+        spare_slots = table->slots;
+        spare_block = table->block;
+    }
+    table->slots = NULL;
 }
 
 /* The capacity a search's table starts with: room (half full) for the positions its
@@ -520,19 +571,26 @@ static int generate(const Deal *deal, const State *s, Move *out) {
                 add(out, &n, PILE_TO_PILE, i, __builtin_ctz(mask), s->nup[i]);
         }
     }
+    /* Part of a run: the card at depth d of a run has the head's colour when d is even
+       (runs alternate), so only the rank and colour of each pile's top are read. */
+    int onto_rank[PILES], onto_red[PILES];
+    for (int t = 0; t < PILES; t++) {
+        onto_rank[t] = s->nup[t] ? rank_of(top_of(s, t)) : -2 * RUN;
+        onto_red[t] = s->nup[t] ? is_red(top_of(s, t)) : 0;
+    }
     for (int i = 0; i < PILES; i++) {
         int length = s->nup[i];
         if (length < 2) continue;
-        int bottom = rank_of(s->up[i][0]);
+        int bottom = rank_of(s->up[i][0]), head_red = is_red(s->up[i][0]);
         for (int t = 0; t < PILES; t++) {
-            if (t == i || !s->nup[t]) continue;
-            int onto = top_of(s, t);
-            int depth = bottom - rank_of(onto) + 1;
-            if (depth < 1 || depth >= length || is_red(s->up[i][depth]) == is_red(onto)) continue;
+            int depth = bottom - onto_rank[t] + 1;
+            if (t == i || depth < 1 || depth >= length || (head_red ^ (depth & 1)) == onto_red[t])
+                continue;
             int uncovered = s->up[i][depth - 1];
             int twin = twin_of(s->up[i][depth]);
             if (goes_home(uncovered, s->found) ||
-                (!deal->strict && (face_up_elsewhere(s, twin, i) || in_talon_reach(s, twin, reach, nreach))))
+                (!deal->strict &&
+                 (face_up_elsewhere(s, twin, i) || in_talon_reach(s, twin, reach, nreach))))
                 add(out, &n, PILE_TO_PILE, i, t, length - depth);
         }
     }
@@ -592,7 +650,7 @@ static void work_free(Work *w) {
     free(w->frames);
     free(w->moves);
     free(w->children);
-    free(w->table.slots);
+    table_close(&w->table);
 }
 
 /* Push a frame for state s with its moves; 0 when memory ran out. */
@@ -642,12 +700,6 @@ static int run(const Deal *deal, const State *root, long long max_nodes, double 
     w->depth = 0;
     w->nmoves = 0;
     if (is_won(root)) return V_WON;
-    if (w->table.slots) { /* the second pass: the first one's table, emptied */
-        memset(w->table.slots, 0, w->table.capacity * sizeof(Slot));
-        w->table.count = 0;
-    } else if (!table_grow(&w->table)) {
-        return V_UNKNOWN;
-    }
     Key key = key_of(root);
     table_add(&w->table, table_slot(&w->table, &key, hash_of(&key)), &key,
               canonical_pointer(root->pointer, root->ntalon, deal->draw, deal->recycle));
@@ -781,6 +833,7 @@ static PyObject *search(PyObject *self, PyObject *args) {
     Work w;
     memset(&w, 0, sizeof w);
     w.table.first_capacity = first_capacity(max_nodes, max_ms, max_states);
+    table_reserve(&w.table);
     long long nodes = 0;
     int verdict;
     Py_BEGIN_ALLOW_THREADS
@@ -789,13 +842,15 @@ static PyObject *search(PyObject *self, PyObject *args) {
     /* As klondike_search.Search.solve: the narrower search first, the whole space only
        when the narrower one holds no win. */
     deal.strict = 1;
-    verdict = run(&deal, &root, max_nodes, deadline, max_states, &w, &nodes);
+    verdict = table_open(&w.table) ? run(&deal, &root, max_nodes, deadline, max_states, &w, &nodes)
+                                   : V_UNKNOWN;
     if (verdict == V_LOST) {
         long long first = nodes;
         if (max_nodes >= 0 && max_nodes - first < 1) {
             verdict = V_UNKNOWN;
         } else {
             deal.strict = 0;
+            table_clear(&w.table);
             verdict = run(&deal, &root, max_nodes >= 0 ? max_nodes - first : -1, deadline,
                           max_states, &w, &nodes);
             nodes += first;
