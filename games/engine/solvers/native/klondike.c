@@ -78,14 +78,16 @@ typedef struct {
    of a frame's children (most of them positions already seen) wait on memory together
    rather than one after the other. The search itself is unchanged. */
 typedef struct {
-    State state;
+    State state; /* made only when needed (made) */
     Key key;
     uint64_t hash;
     int pointer; /* canonical */
     int won;
+    int made;
 } Child;
 
 typedef struct {
+    State state;
     size_t first; /* index of its first move in the shared move stack */
     int count;
     int cursor;
@@ -97,6 +99,7 @@ typedef struct {
     int recycle;
     int strict; /* part of a run moves only when the card it uncovers goes home */
     uint64_t dominators[CARDS + 1]; /* klondike_search.dominators, for each pointer */
+    uint8_t aligned[TALON + 1];     /* whether each pointer is a multiple of the draw count */
     /* For is_dead, worked out once from the face-down cards: for each pile and count k,
        the first k face-down cards (a mask) and the lowest rank of each suit among them;
        for the k-th face-down card, the foundation heights from which it blocks a card
@@ -152,8 +155,8 @@ static int reachable(int pointer, int length, int draw, int recycle, int *out) {
     return n;
 }
 
-static int canonical_pointer(int pointer, int length, int draw, int recycle) {
-    if (recycle && (pointer % draw == 0 || pointer == length)) return 0;
+static int canonical_pointer(const Deal *deal, int pointer, int length) {
+    if (deal->recycle && (deal->aligned[pointer] || pointer == length)) return 0;
     return pointer;
 }
 
@@ -170,26 +173,28 @@ static uint64_t dominators(int pointer, int draw, int recycle) {
 /* A pile in 25 bits: its face-down count, its run's length, the run's head and, for each
    card on the head, which suit of its colour it is (the rest follows from the building
    rule). */
-static uint32_t pile_word(const State *s, int index) {
-    uint32_t down = s->ndown[index];
-    uint32_t length = s->nup[index];
+static uint32_t word_of(uint32_t down, const uint8_t *up, uint32_t length) {
     uint32_t word = (down << 22) | (length << 18);
     if (length) {
-        word |= (uint32_t)s->up[index][0] << 12;
+        word |= (uint32_t)up[0] << 12;
         for (uint32_t t = 1; t < length; t++)
-            if (suit_of(s->up[index][t]) >= 2) word |= 1u << (t - 1);
+            if (suit_of(up[t]) >= 2) word |= 1u << (t - 1);
     }
     return word;
 }
 
+static uint32_t pile_word(const State *s, int index) {
+    return word_of(s->ndown[index], s->up[index], s->nup[index]);
+}
+
 /* The canonical position in 191 bits: a pile with face-down cards at its own place, the
    piles without in the other places in sorted order, then the foundations. */
-static Key key_of(const State *s) {
+static Key key_from(const uint32_t *pile_words, const uint8_t *ndown, const uint8_t *heights) {
     uint32_t words[PILES], loose[PILES];
     int nloose = 0;
     for (int i = 0; i < PILES; i++) {
-        uint32_t word = s->words[i];
-        if (s->ndown[i]) {
+        uint32_t word = pile_words[i];
+        if (ndown[i]) {
             words[i] = word;
             continue;
         }
@@ -201,9 +206,9 @@ static Key key_of(const State *s) {
         loose[j] = word;
     }
     for (int i = 0, j = 0; i < PILES; i++)
-        if (!s->ndown[i]) words[i] = loose[j++];
-    uint64_t found = (uint64_t)s->found[0] | ((uint64_t)s->found[1] << 4) |
-                     ((uint64_t)s->found[2] << 8) | ((uint64_t)s->found[3] << 12);
+        if (!ndown[i]) words[i] = loose[j++];
+    uint64_t found = (uint64_t)heights[0] | ((uint64_t)heights[1] << 4) |
+                     ((uint64_t)heights[2] << 8) | ((uint64_t)heights[3] << 12);
     Key key;
     key.w[0] = (uint64_t)words[0] | ((uint64_t)words[1] << 25) | ((uint64_t)(words[6] & 0x3fff) << 50);
     key.w[1] = (uint64_t)words[2] | ((uint64_t)words[3] << 25) |
@@ -211,6 +216,8 @@ static Key key_of(const State *s) {
     key.w[2] = (uint64_t)words[4] | ((uint64_t)words[5] << 25) | ((found >> 3) << 50);
     return key;
 }
+
+static Key key_of(const State *s) { return key_from(s->words, s->ndown, s->found); }
 
 static uint64_t mix(uint64_t h) { /* splitmix64's finaliser */
     h ^= h >> 30;
@@ -653,9 +660,59 @@ static void work_free(Work *w) {
     table_close(&w->table);
 }
 
+static int due_and_safe(int card, const uint8_t *found) {
+    return goes_home(card, found) && is_safe(card, found);
+}
+
+/* What a move onto a pile leads to (its key, pointer and whether it wins) worked out
+   without making the position, when no card goes home by it or after it: most of a
+   node's moves, and most of them lead to positions already seen. 0 for the others,
+   whose position is made. The position s has had its automatic moves made, so only a
+   card the move uncovers or brings up can go home after it. */
+static int child_of_move(const Deal *deal, const State *s, Move m, Child *c) {
+    if (m.kind == TOP_TO_FOUNDATION || m.kind == TALON_TO_FOUNDATION) return 0;
+    uint32_t words[PILES];
+    uint8_t ndown[PILES], run[RUN];
+    memcpy(words, s->words, sizeof words);
+    memcpy(ndown, s->ndown, sizeof ndown);
+    int length = s->nup[m.b], pointer = s->pointer, ntalon = s->ntalon;
+    memcpy(run, s->up[m.b], (size_t)length);
+    if (m.kind == PILE_TO_PILE) {
+        int left = s->nup[m.a] - m.count;
+        memcpy(run + length, &s->up[m.a][left], m.count);
+        length += m.count;
+        if (left) {
+            if (due_and_safe(s->up[m.a][left - 1], s->found)) return 0;
+            words[m.a] = word_of(ndown[m.a], s->up[m.a], (uint32_t)left);
+        } else if (ndown[m.a]) {
+            uint8_t turned = deal->downs[m.a][--ndown[m.a]];
+            if (due_and_safe(turned, s->found)) return 0;
+            words[m.a] = word_of(ndown[m.a], &turned, 1);
+        } else {
+            words[m.a] = 0;
+        }
+    } else {
+        int card = s->talon[m.a - 1];
+        if (due_and_safe(card, s->found)) return 0;
+        run[length++] = (uint8_t)card;
+        pointer = m.a - 1;
+        ntalon--;
+        if (deal->draw == 1 && pointer > 0 && due_and_safe(s->talon[pointer - 1], s->found))
+            return 0;
+    }
+    words[m.b] = word_of(ndown[m.b], run, (uint32_t)length);
+    c->won = !ntalon;
+    for (int i = 0; i < PILES && c->won; i++)
+        if (ndown[i]) c->won = 0;
+    c->key = key_from(words, ndown, s->found);
+    c->pointer = canonical_pointer(deal, pointer, ntalon);
+    c->made = 0;
+    return 1;
+}
+
 /* Push a frame for state s with its moves; 0 when memory ran out. */
 static int push(Work *w, const Deal *deal, const State *position) {
-    const State copy = *position, *s = &copy; /* position may lie in the children moved below */
+    const State copy = *position; /* position may lie in the children moved below */
     if (w->depth == w->frames_capacity) {
         size_t capacity = w->frames_capacity ? w->frames_capacity * 2 : 256;
         Frame *frames = realloc(w->frames, capacity * sizeof(Frame));
@@ -675,18 +732,24 @@ static int push(Work *w, const Deal *deal, const State *position) {
         w->moves_capacity = capacity;
     }
     Frame *f = &w->frames[w->depth++];
+    f->state = copy;
+    const State *s = &f->state;
     f->first = w->nmoves;
     f->count = generate(deal, s, &w->moves[w->nmoves]);
     order(s, &w->moves[w->nmoves], f->count);
     for (int i = 0; i < f->count; i++) {
         Child *c = &w->children[w->nmoves + (size_t)i];
-        apply(deal, s, w->moves[w->nmoves + (size_t)i], &c->state);
-        c->won = is_won(&c->state);
+        Move m = w->moves[w->nmoves + (size_t)i];
+        if (!child_of_move(deal, s, m, c)) {
+            apply(deal, s, m, &c->state);
+            c->made = 1;
+            c->won = is_won(&c->state);
+            c->key = key_of(&c->state);
+            c->pointer =
+                canonical_pointer(deal, c->state.pointer, c->state.ntalon);
+        }
         if (c->won) break; /* the search stops at this move */
-        c->key = key_of(&c->state);
         c->hash = hash_of(&c->key);
-        c->pointer =
-            canonical_pointer(c->state.pointer, c->state.ntalon, deal->draw, deal->recycle);
         __builtin_prefetch(&w->table.slots[c->hash & (w->table.capacity - 1)]);
     }
     f->cursor = 0;
@@ -702,7 +765,7 @@ static int run(const Deal *deal, const State *root, long long max_nodes, double 
     if (is_won(root)) return V_WON;
     Key key = key_of(root);
     table_add(&w->table, table_slot(&w->table, &key, hash_of(&key)), &key,
-              canonical_pointer(root->pointer, root->ntalon, deal->draw, deal->recycle));
+              canonical_pointer(deal, root->pointer, root->ntalon));
     if (!push(w, deal, root)) return V_UNKNOWN;
     while (w->depth) {
         Frame *f = &w->frames[w->depth - 1];
@@ -712,7 +775,7 @@ static int run(const Deal *deal, const State *root, long long max_nodes, double 
             continue;
         }
         size_t at = f->first + (size_t)f->cursor++;
-        const Child *c = &w->children[at];
+        Child *c = &w->children[at];
         if (c->won) return V_WON;
         Slot *slot = table_slot(&w->table, &c->key, c->hash);
         if (slot->pointers & deal->dominators[c->pointer]) continue;
@@ -726,6 +789,7 @@ static int run(const Deal *deal, const State *root, long long max_nodes, double 
         }
         table_add(&w->table, slot, &c->key, c->pointer);
         (*nodes)++;
+        if (!c->made) apply(deal, &f->state, w->moves[at], &c->state);
         if (w->depth >= MAX_DEPTH || !push(w, deal, &c->state)) return V_UNKNOWN;
     }
     return V_LOST;
@@ -824,6 +888,7 @@ static PyObject *search(PyObject *self, PyObject *args) {
     deal.draw = draw;
     deal.recycle = recycle;
     for (int p = 0; p <= CARDS; p++) deal.dominators[p] = dominators(p, draw, recycle);
+    for (int p = 0; p <= TALON; p++) deal.aligned[p] = p % draw == 0;
     deal_prepare_is_dead(&deal, root.ndown);
     if (max_states < 1 || max_states > (long long)(MAX_CAPACITY / 4 * 3)) {
         PyErr_SetString(PyExc_ValueError, "max_states out of range");
