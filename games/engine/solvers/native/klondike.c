@@ -60,9 +60,12 @@ typedef struct {
     uint64_t w[3];
 } Key;
 
+/* A slot is taken when the high half of its word is the table's generation; the low
+   half holds the pointers its position was seen with, as a bit mask. Emptying a table
+   is then a new generation, not a pass over its memory. */
 typedef struct {
     Key key;
-    uint64_t pointers; /* the pointers the position was seen with, as a bit mask */
+    uint64_t word;
 } Slot;
 
 typedef struct {
@@ -71,6 +74,7 @@ typedef struct {
     size_t count;
     size_t first_capacity; /* the capacity it is made with (first_capacity) */
     size_t block;          /* the slots its memory holds (capacity or more) */
+    uint64_t generation;   /* 1 or more while in use; 0 is every fresh slot's */
 } Table;
 
 /* What a move leads to, worked out when its frame is pushed: the position, whether it
@@ -249,21 +253,41 @@ static Slot *slots_new(size_t capacity) {
     return memory;
 }
 
+static int is_taken(const Table *table, const Slot *slot) {
+    return slot->word >> 32 == table->generation;
+}
+
+static uint64_t pointers_of(const Table *table, const Slot *slot) {
+    return is_taken(table, slot) ? (uint32_t)slot->word : 0;
+}
+
 static int table_grow(Table *table) {
-    size_t capacity = table->capacity ? table->capacity * 2 : table->first_capacity;
+    size_t capacity = table->capacity * 2;
     Slot *slots = slots_new(capacity);
     if (!slots) return 0;
     for (size_t i = 0; i < table->capacity; i++) {
-        Slot *old = &table->slots[i];
-        if (!old->pointers) continue;
+        const Slot *old = &table->slots[i];
+        if (!is_taken(table, old)) continue;
         size_t at = hash_of(&old->key) & (capacity - 1);
-        while (slots[at].pointers) at = (at + 1) & (capacity - 1);
-        slots[at] = *old;
+        while (slots[at].word) at = (at + 1) & (capacity - 1);
+        slots[at].key = old->key;
+        slots[at].word = 1ull << 32 | (uint32_t)old->word;
     }
     free(table->slots);
     table->slots = slots;
     table->capacity = table->block = capacity;
+    table->generation = 1;
     return 1;
+}
+
+/* Empty the table: a new generation (the memory cleared only when they run out). */
+static void table_clear(Table *table) {
+    if (table->generation == UINT32_MAX) {
+        memset(table->slots, 0, table->block * sizeof(Slot));
+        table->generation = 0;
+    }
+    table->generation++;
+    table->count = 0;
 }
 
 /* The memory of the largest table a search of this process has freed, kept for the next
@@ -272,12 +296,14 @@ static int table_grow(Table *table) {
    one-second search here). Taken and given back only with the GIL held. */
 static Slot *spare_slots;
 static size_t spare_block;
+static uint64_t spare_generation;
 
 /* Take the spare memory for the table when it is large enough (with the GIL held). */
 static void table_reserve(Table *table) {
     if (spare_slots && spare_block >= table->first_capacity) {
         table->slots = spare_slots;
         table->block = spare_block;
+        table->generation = spare_generation;
         spare_slots = NULL;
     }
 }
@@ -285,22 +311,15 @@ static void table_reserve(Table *table) {
 /* Make the table empty with its first capacity, in the memory reserved or in new memory;
    0 when there is none. */
 static int table_open(Table *table) {
-    size_t capacity = table->first_capacity;
-    if (table->slots) {
-        memset(table->slots, 0, capacity * sizeof(Slot));
-    } else {
-        table->slots = slots_new(capacity);
+    if (!table->slots) {
+        table->slots = slots_new(table->first_capacity);
         if (!table->slots) return 0;
-        table->block = capacity;
+        table->block = table->first_capacity;
+        table->generation = 0;
     }
-    table->capacity = capacity;
-    table->count = 0;
+    table->capacity = table->first_capacity;
+    table_clear(table);
     return 1;
-}
-
-static void table_clear(Table *table) {
-    memset(table->slots, 0, table->capacity * sizeof(Slot));
-    table->count = 0;
 }
 
 /* Keep the table's memory as the spare when it is the largest yet, else free it. */
@@ -312,6 +331,7 @@ static void table_close(Table *table) {
         free(spare_slots);
         spare_slots = table->slots;
         spare_block = table->block;
+        spare_generation = table->generation;
     }
     table->slots = NULL;
 }
@@ -333,18 +353,19 @@ static size_t first_capacity(long long max_nodes, long long max_ms, long long ma
    would go. */
 static Slot *table_slot(const Table *table, const Key *key, uint64_t hash) {
     size_t at = hash & (table->capacity - 1);
-    while (table->slots[at].pointers && !keys_equal(&table->slots[at].key, key))
+    while (is_taken(table, &table->slots[at]) && !keys_equal(&table->slots[at].key, key))
         at = (at + 1) & (table->capacity - 1);
     return &table->slots[at];
 }
 
 /* Mark the slot's position (key) seen with the pointer. */
 static void table_add(Table *table, Slot *slot, const Key *key, int pointer) {
-    if (!slot->pointers) {
+    if (!is_taken(table, slot)) {
         slot->key = *key;
+        slot->word = table->generation << 32;
         table->count++;
     }
-    slot->pointers |= 1ull << pointer;
+    slot->word |= 1ull << pointer;
 }
 
 /* Moves */
@@ -778,7 +799,7 @@ static int run(const Deal *deal, const State *root, long long max_nodes, double 
         Child *c = &w->children[at];
         if (c->won) return V_WON;
         Slot *slot = table_slot(&w->table, &c->key, c->hash);
-        if (slot->pointers & deal->dominators[c->pointer]) continue;
+        if (pointers_of(&w->table, slot) & deal->dominators[c->pointer]) continue;
         if ((max_nodes >= 0 && *nodes >= max_nodes) || (long long)w->table.count >= max_states)
             return V_UNKNOWN;
         if (deadline >= 0 && *nodes % TIME_CHECK == 0 && now_ms() > deadline) return V_UNKNOWN;
