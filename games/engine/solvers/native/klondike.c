@@ -600,20 +600,22 @@ static int generate(const Deal *deal, const State *s, Move *out) {
         }
     }
     /* Part of a run: the card at depth d of a run has the head's colour when d is even
-       (runs alternate), so only the rank and colour of each pile's top are read. */
-    int onto_rank[PILES], onto_red[PILES];
-    for (int t = 0; t < PILES; t++) {
-        onto_rank[t] = s->nup[t] ? rank_of(top_of(s, t)) : -2 * RUN;
-        onto_red[t] = s->nup[t] ? is_red(top_of(s, t)) : 0;
-    }
+       (runs alternate), and goes on a top of the other colour one rank higher; the piles
+       whose top is of each colour and rank, as masks. */
+    uint8_t tops[2][RUN];
+    memset(tops, 0, sizeof tops);
+    for (int t = 0; t < PILES; t++)
+        if (s->nup[t]) tops[is_red(top_of(s, t))][rank_of(top_of(s, t))] |= (uint8_t)(1u << t);
     for (int i = 0; i < PILES; i++) {
         int length = s->nup[i];
         if (length < 2) continue;
         int bottom = rank_of(s->up[i][0]), head_red = is_red(s->up[i][0]);
-        for (int t = 0; t < PILES; t++) {
-            int depth = bottom - onto_rank[t] + 1;
-            if (t == i || depth < 1 || depth >= length || (head_red ^ (depth & 1)) == onto_red[t])
-                continue;
+        unsigned targets = 0;
+        for (int depth = 1; depth < length; depth++)
+            targets |= tops[!(head_red ^ (depth & 1))][bottom - depth + 1];
+        for (targets &= ~(1u << i); targets; targets &= targets - 1) {
+            int t = __builtin_ctz(targets);
+            int depth = bottom - rank_of(top_of(s, t)) + 1;
             int uncovered = s->up[i][depth - 1];
             int twin = twin_of(s->up[i][depth]);
             if (goes_home(uncovered, s->found) ||
