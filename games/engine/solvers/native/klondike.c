@@ -692,21 +692,30 @@ static int due_and_safe(int card, const uint8_t *found) {
    node's moves, and most of them lead to positions already seen. 0 for the others,
    whose position is made. The position s has had its automatic moves made, so only a
    card the move uncovers or brings up can go home after it. */
+/* A pile's word with count cards put on its length cards (word_of's layout). */
+static uint32_t word_put(uint32_t word, uint32_t down, const uint8_t *cards, int length,
+                         int count) {
+    if (!length) return word_of(down, cards, (uint32_t)count);
+    word = (word & ~(0xfu << 18)) | (uint32_t)(length + count) << 18;
+    for (int k = 0; k < count; k++)
+        if (suit_of(cards[k]) >= 2) word |= 1u << (length + k - 1);
+    return word;
+}
+
 static int child_of_move(const Deal *deal, const State *s, Move m, Child *c) {
     if (m.kind == TOP_TO_FOUNDATION || m.kind == TALON_TO_FOUNDATION) return 0;
     uint32_t words[PILES];
-    uint8_t ndown[PILES], run[RUN];
+    uint8_t ndown[PILES];
     memcpy(words, s->words, sizeof words);
     memcpy(ndown, s->ndown, sizeof ndown);
-    int length = s->nup[m.b], pointer = s->pointer, ntalon = s->ntalon;
-    memcpy(run, s->up[m.b], (size_t)length);
+    int pointer = s->pointer, ntalon = s->ntalon;
     if (m.kind == PILE_TO_PILE) {
         int left = s->nup[m.a] - m.count;
-        memcpy(run + length, &s->up[m.a][left], m.count);
-        length += m.count;
         if (left) {
             if (due_and_safe(s->up[m.a][left - 1], s->found)) return 0;
-            words[m.a] = word_of(ndown[m.a], s->up[m.a], (uint32_t)left);
+            uint32_t kept = (1u << (left - 1)) - 1; /* the suit bits of the cards left */
+            words[m.a] = (words[m.a] & ~(0xfu << 18) & ~0xfffu) | (words[m.a] & kept) |
+                         (uint32_t)left << 18;
         } else if (ndown[m.a]) {
             uint8_t turned = deal->downs[m.a][--ndown[m.a]];
             if (due_and_safe(turned, s->found)) return 0;
@@ -714,16 +723,16 @@ static int child_of_move(const Deal *deal, const State *s, Move m, Child *c) {
         } else {
             words[m.a] = 0;
         }
+        words[m.b] = word_put(words[m.b], ndown[m.b], &s->up[m.a][left], s->nup[m.b], m.count);
     } else {
-        int card = s->talon[m.a - 1];
+        uint8_t card = s->talon[m.a - 1];
         if (due_and_safe(card, s->found)) return 0;
-        run[length++] = (uint8_t)card;
         pointer = m.a - 1;
         ntalon--;
         if (deal->draw == 1 && pointer > 0 && due_and_safe(s->talon[pointer - 1], s->found))
             return 0;
+        words[m.b] = word_put(words[m.b], ndown[m.b], &card, s->nup[m.b], 1);
     }
-    words[m.b] = word_of(ndown[m.b], run, (uint32_t)length);
     c->won = !ntalon;
     for (int i = 0; i < PILES && c->won; i++)
         if (ndown[i]) c->won = 0;
