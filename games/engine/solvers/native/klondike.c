@@ -88,6 +88,7 @@ typedef struct {
     int pointer; /* canonical */
     int won;
     int made;
+    int back; /* the move back to the parent's position, which is in the table */
 } Child;
 
 typedef struct {
@@ -742,8 +743,10 @@ static int child_of_move(const Deal *deal, const State *s, Move m, Child *c) {
     return 1;
 }
 
-/* Push a frame for state s with its moves; 0 when memory ran out. */
-static int push(Work *w, const Deal *deal, const State *position) {
+/* Push a frame for state s with its moves; 0 when memory ran out. back, when not NULL, is
+   the move that leads back to the parent's position exactly (a run moved off a face-up
+   card with nothing going home), a position in the table: its child is not worked out. */
+static int push(Work *w, const Deal *deal, const State *position, const Move *back) {
     const State copy = *position; /* position may lie in the children moved below */
     if (w->depth == w->frames_capacity) {
         size_t capacity = w->frames_capacity ? w->frames_capacity * 2 : 256;
@@ -772,6 +775,9 @@ static int push(Work *w, const Deal *deal, const State *position) {
     for (int i = 0; i < f->count; i++) {
         Child *c = &w->children[w->nmoves + (size_t)i];
         Move m = w->moves[w->nmoves + (size_t)i];
+        c->back = back && m.kind == PILE_TO_PILE && m.a == back->a && m.b == back->b &&
+                  m.count == back->count;
+        if (c->back) continue;
         if (!child_of_move(deal, s, m, c)) {
             apply(deal, s, m, &c->state);
             c->made = 1;
@@ -798,7 +804,7 @@ static int run(const Deal *deal, const State *root, long long max_nodes, double 
     Key key = key_of(root);
     table_add(&w->table, table_slot(&w->table, &key, hash_of(&key)), &key,
               canonical_pointer(deal, root->pointer, root->ntalon));
-    if (!push(w, deal, root)) return V_UNKNOWN;
+    if (!push(w, deal, root, NULL)) return V_UNKNOWN;
     while (w->depth) {
         Frame *f = &w->frames[w->depth - 1];
         if (f->cursor == f->count) {
@@ -808,6 +814,7 @@ static int run(const Deal *deal, const State *root, long long max_nodes, double 
         }
         size_t at = f->first + (size_t)f->cursor++;
         Child *c = &w->children[at];
+        if (c->back) continue;
         if (c->won) return V_WON;
         Slot *slot = table_slot(&w->table, &c->key, c->hash);
         if (pointers_of(&w->table, slot) & deal->dominators[c->pointer]) continue;
@@ -821,8 +828,12 @@ static int run(const Deal *deal, const State *root, long long max_nodes, double 
         }
         table_add(&w->table, slot, &c->key, c->pointer);
         (*nodes)++;
-        if (!c->made) apply(deal, &f->state, w->moves[at], &c->state);
-        if (w->depth >= MAX_DEPTH || !push(w, deal, &c->state)) return V_UNKNOWN;
+        Move m = w->moves[at];
+        Move back = {PILE_TO_PILE, m.b, m.a, m.count};
+        int reversible = !c->made && m.kind == PILE_TO_PILE && f->state.nup[m.a] > m.count;
+        if (!c->made) apply(deal, &f->state, m, &c->state);
+        if (w->depth >= MAX_DEPTH || !push(w, deal, &c->state, reversible ? &back : NULL))
+            return V_UNKNOWN;
     }
     return V_LOST;
 }
