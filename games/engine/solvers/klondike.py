@@ -139,7 +139,7 @@ class KlondikeSolver(KlondikeFamilySolver):
     variant_key: ClassVar[str] = "klondike"
     # The quintiles of nodes over the won deals of the benchmark (200 seeds, 1 s each,
     # compiled core): most won deals are won in the first, narrower pass.
-    difficulty_bounds: ClassVar[tuple[int, int, int, int]] = (50, 85, 310, 3_600)
+    difficulty_bounds: ClassVar[tuple[int, int, int, int]] = (55, 85, 305, 3_500)
 
 
 @register_solver
@@ -147,4 +147,4 @@ class KingsleySolver(KlondikeFamilySolver):
     variant_key: ClassVar[str] = "kingsley"
     # The quintiles of nodes over the won deals of the benchmark (200 seeds, 5 s each,
     # compiled core).
-    difficulty_bounds: ClassVar[tuple[int, int, int, int]] = (2_700, 20_500, 44_000, 133_000)
+    difficulty_bounds: ClassVar[tuple[int, int, int, int]] = (4_800, 23_000, 70_000, 172_000)
