@@ -148,8 +148,9 @@ def priority(ups: Ups, downs: tuple[int, ...], move: Move) -> int:
     """The order of a node's moves, highest first (the sort is stable): whatever turns
     a card up, from the pile with most face-down cards first; then a card home from a
     pile, from the talon; a talon card onto a pile, the pile with fewest face-up cards
-    first (its run is the shortest to move on later; this order decides far more deals
-    within a second than the piles' own order); emptying a pile; part of a run."""
+    first (its run is the shortest to move on later; this order decides more of the
+    benchmark's deals within their budgets than the piles' own order); emptying a pile;
+    part of a run."""
     kind, a, b, count = move
     if kind == TOP_TO_FOUNDATION:
         return 16 * (100 + downs[a]) if len(ups[a]) == 1 and downs[a] else 16 * 50
