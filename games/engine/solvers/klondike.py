@@ -139,7 +139,7 @@ class KlondikeSolver(KlondikeFamilySolver):
     variant_key: ClassVar[str] = "klondike"
     # The quintiles of nodes over the won deals of the benchmark (200 seeds, 1 s each,
     # compiled core): most won deals are won in the first, narrower pass.
-    difficulty_bounds: ClassVar[tuple[int, int, int, int]] = (55, 85, 305, 3_500)
+    difficulty_bounds: ClassVar[tuple[int, int, int, int]] = (55, 90, 340, 3_000)
 
 
 @register_solver

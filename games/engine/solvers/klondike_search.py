@@ -36,8 +36,10 @@ A depth-first search over every reachable position, with:
   face-down cards first), cards to the foundations, talon cards onto the piles (the
   pile with fewest face-up cards first), the rest;
 - two passes (``solve``): first with part of a run moving only when the card it uncovers
-  goes home (a narrower space, where most won deals are won in far fewer nodes), then,
-  only when that holds no win, over the whole space, which alone proves a loss;
+  goes home and a position not searched again with any other talon pointer (a narrower
+  space, where most won deals are won in far fewer nodes: it may miss a win, never
+  invent one, as it follows real moves), then, only when that holds no win, over the
+  whole space, which alone proves a loss;
 - a node budget, a time budget and a cap on the table's size (``MAX_STATES``).
 """
 
@@ -123,6 +125,9 @@ def canonical_pointer(pointer: int, length: int, draw: int, recycle: bool) -> in
     return pointer
 
 
+ALL_POINTERS = (1 << (CARDS + 1)) - 1
+
+
 def dominators(pointer: int, draw: int, recycle: bool) -> int:
     """The canonical pointers, as a bit mask, whose reach holds every talon position the
     canonical ``pointer``'s does: a position already seen with one of them needs no
@@ -133,7 +138,7 @@ def dominators(pointer: int, draw: int, recycle: bool) -> int:
     if not recycle:
         return 1 << pointer
     if pointer == 0:
-        return (1 << (CARDS + 1)) - 1
+        return ALL_POINTERS
     return sum(1 << earlier for earlier in range(pointer % draw, pointer + 1, draw))
 
 
@@ -422,7 +427,9 @@ class Search:
             key = self.key(child)
             point = self.point(child)
             pointers = seen.get(key, 0)
-            if pointers & self.dominators[point]:
+            # The narrow pass looks for a win only: a position seen with any pointer is
+            # not searched again (a loss is proved by the whole pass alone).
+            if pointers & (ALL_POINTERS if self.strict else self.dominators[point]):
                 continue
             if (max_nodes is not None and self.nodes >= max_nodes) or len(seen) >= MAX_STATES:
                 return UNKNOWN, []

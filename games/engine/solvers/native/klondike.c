@@ -650,7 +650,8 @@ static int run(const Deal *deal, const State *root, long long max_nodes, double 
         if (c->back) continue;
         if (c->won) return V_WON;
         Slot *slot = table_slot(&w->table, &c->key, c->hash);
-        if (pointers_of(&w->table, slot) & deal->dominators[c->pointer]) continue;
+        if (pointers_of(&w->table, slot) & (deal->strict ? ~0ull : deal->dominators[c->pointer]))
+            continue;
         if ((max_nodes >= 0 && *nodes >= max_nodes) || (long long)w->table.count >= max_states)
             return V_UNKNOWN;
         if (deadline >= 0 && *nodes % TIME_CHECK == 0 && now_ms() > deadline) return V_UNKNOWN;
