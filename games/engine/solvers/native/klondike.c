@@ -55,10 +55,11 @@ typedef struct {
     uint8_t kind, a, b, count;
 } Move;
 
-/* What a move leads to, worked out when its frame is pushed: the position, whether it
-   wins, else its key and hash, whose table slot is then prefetched, so that the lookups
-   of a frame's children (most of them positions already seen) wait on memory together
-   rather than one after the other. The search itself is unchanged. */
+/* What a move leads to, worked out when its frame is pushed: whether it wins, its key
+   and hash, whose table slot is then prefetched, so that the lookups of a frame's
+   children (most of them positions already seen) wait on memory together rather than
+   one after the other; the position itself only where working out the key needed it
+   (made), else when the child is expanded. The search itself is unchanged. */
 typedef struct {
     State state; /* made only when needed (made) */
     Key key;
@@ -580,7 +581,6 @@ static int child_of_move(const Deal *deal, const State *s, Move m, Child *c) {
    the move that leads back to the parent's position exactly (a run moved off a face-up
    card with nothing going home), a position in the table: its child is not worked out. */
 static int push(Work *w, const Deal *deal, const State *position, const Move *back) {
-    const State copy = *position; /* position may lie in the children moved below */
     if (w->depth == w->frames_capacity) {
         size_t capacity = w->frames_capacity ? w->frames_capacity * 2 : 256;
         Frame *frames = realloc(w->frames, capacity * sizeof(Frame));
@@ -588,6 +588,8 @@ static int push(Work *w, const Deal *deal, const State *position, const Move *ba
         w->frames = frames;
         w->frames_capacity = capacity;
     }
+    Frame *f = &w->frames[w->depth];
+    f->state = *position; /* before the children move below: position may lie in them */
     if (w->nmoves + MAX_MOVES > w->moves_capacity) {
         size_t capacity = w->moves_capacity ? w->moves_capacity * 2 : 8192;
         while (capacity < w->nmoves + MAX_MOVES) capacity *= 2;
@@ -599,8 +601,7 @@ static int push(Work *w, const Deal *deal, const State *position, const Move *ba
         w->children = children;
         w->moves_capacity = capacity;
     }
-    Frame *f = &w->frames[w->depth++];
-    f->state = copy;
+    w->depth++;
     const State *s = &f->state;
     f->first = w->nmoves;
     f->count = generate(deal, s, &w->moves[w->nmoves]);
