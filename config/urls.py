@@ -11,6 +11,7 @@ admin.site.login = secure_admin_login(admin.site.login)  # type: ignore[method-a
 urlpatterns = [
     path("", game_views.home, name="home"),
     path("accounts/", include("allauth.urls")),
+    path("api/v1/", include("api.urls")),
     path("", include("accounts.urls")),
     path("", include("players.urls")),
     # The player's badges: the finish toast (namespace "achievements").

@@ -2,6 +2,11 @@
 
 from django import forms
 
+# The places a tap can name (tap-to-move), and the longest move text: the API's
+# requests are held to the same (api.serializers.actions).
+TAP_SOURCE = r"^(w|t[1-7]|r[1-4])$"
+MOVE_MAX_LENGTH = 32
+
 
 class ActionForm(forms.Form):
     """Every action carries the move number (revision) its board was rendered at."""
@@ -10,11 +15,11 @@ class ActionForm(forms.Form):
 
 
 class MoveForm(ActionForm):
-    move = forms.CharField(max_length=32)
+    move = forms.CharField(max_length=MOVE_MAX_LENGTH)
 
 
 class TapForm(ActionForm):
-    source = forms.RegexField(regex=r"^(w|t[1-7]|r[1-4])$", max_length=3)
+    source = forms.RegexField(regex=TAP_SOURCE, max_length=3)
     count = forms.IntegerField(min_value=1, max_value=52, required=False)
 
 

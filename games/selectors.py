@@ -2,6 +2,7 @@
 public view and safe figures, never the model with its seed and snapshot."""
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 from uuid import UUID
 
@@ -13,7 +14,7 @@ from django.utils import timezone
 
 from core import params
 from games.clock import clock_elapsed_seconds, clock_pending_gap_seconds, clock_remaining_seconds
-from games.engine import Variant, format_move, suit_of
+from games.engine import Move, Variant, format_move, suit_of
 from games.models import Game
 from games.specs import TEMPLATE_PARTS, game_spec
 from games.variants import game_variant
@@ -76,8 +77,19 @@ class Board:
     it and the move that sends it there: what board.js lights up and posts, so that
     picking a card needs no request. Only tableau-style transfers; Spike's plays are
     lit by its own highlighting."""
+    legal_moves: tuple[str, ...] = ()
+    """Every legal move in the notation (none once the game is closed): what the API
+    offers a client. Like `move_map`, worked out from public information only."""
     certified_winnable: bool = False
     """Whether the deal came from the pool of certified winnable deals (games.services.pool)."""
+    hints_used: int = 0
+    track: str = Game.Track.CASUAL
+    is_ranked: bool = False
+    moves: tuple[str, ...] = ()
+    """The moves played, in the notation (an undone move is taken off)."""
+    started_at: datetime | None = None
+    last_action_at: datetime | None = None
+    finished_at: datetime | None = None
 
     @property
     def time_deduction(self) -> int:
@@ -127,7 +139,12 @@ def _selected_card(public: dict[str, Any], source: str, count: int) -> str | Non
 
 
 def _selection(
-    game: Game, variant: Variant[Any], state: Any, public: dict[str, Any], key: str | None
+    game: Game,
+    variant: Variant[Any],
+    state: Any,
+    public: dict[str, Any],
+    key: str | None,
+    legal_moves: list[Move],
 ) -> Selection | None:
     """Parse `t3/2` or `w/1`; a key that cannot be read or names no face-up card
     selects nothing."""
@@ -140,21 +157,23 @@ def _selection(
         return None
     moves = {
         move.dst: format_move(move)
-        for move in variant.legal_moves(state)
+        for move in legal_moves
         if move.kind == "transfer" and move.src == source and move.count == count and move.dst
     }
     refusal = None if moves else variant.tap_refusal(state, source, count)
     return Selection(source=source, count=count, card=card, moves=moves, refusal=refusal)
 
 
-def _move_map(game: Game, variant: Variant[Any], state: Any) -> dict[str, dict[str, str]]:
+def _legal_moves(game: Game, variant: Variant[Any], state: Any) -> list[Move]:
     """Public information only: a variant's legal moves depend on face-up cards, pile
     sizes and counters the public view shows, never on a face-down card's identity
     (docs/decisions.md, "The board in the browser")."""
-    if not game.is_active:
-        return {}
+    return variant.legal_moves(state) if game.is_active else []
+
+
+def _move_map(legal_moves: list[Move]) -> dict[str, dict[str, str]]:
     moves: dict[str, dict[str, str]] = {}
-    for move in variant.legal_moves(state):
+    for move in legal_moves:
         if move.kind == "transfer" and move.src and move.dst:
             moves.setdefault(f"{move.src}/{move.count}", {})[move.dst] = format_move(move)
     return moves
@@ -178,6 +197,7 @@ def game_board(
     gap = clock_pending_gap_seconds(game, now=now)
     elapsed_seconds = clock_elapsed_seconds(game, now=now)
     always_highlight = highlight_preference or public.get("mode") == "relaxed"
+    legal_moves = _legal_moves(game, variant, state)
     return Board(
         id=game.id,
         variant=game.variant,
@@ -196,7 +216,7 @@ def game_board(
         is_practice_restart=game.restart_of_id is not None,
         daily_label=_daily_label(game),
         public=public,
-        selection=_selection(game, variant, state, public, selected),
+        selection=_selection(game, variant, state, public, selected, legal_moves),
         final_score=(
             game.final_score
             if game.final_score is not None
@@ -208,8 +228,16 @@ def game_board(
         highlight=always_highlight or selected == "w",
         always_highlight=always_highlight,
         templates=_templates(game.variant),
-        move_map=_move_map(game, variant, state),
+        move_map=_move_map(legal_moves),
+        legal_moves=tuple(format_move(move) for move in legal_moves),
         certified_winnable=game.certified_seed_id is not None,
+        hints_used=game.hints_used,
+        track=game.track,
+        is_ranked=game.is_ranked,
+        moves=tuple(game.move_log),
+        started_at=game.started_at,
+        last_action_at=game.last_action_at,
+        finished_at=game.finished_at,
     )
 
 

@@ -49,7 +49,10 @@ INSTALLED_APPS = [
     "django.contrib.humanize",
     "allauth",
     "allauth.account",
+    "allauth.headless",
     "rest_framework",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
     "django_htmx",
     "template_partials",
     "csp",
@@ -59,6 +62,7 @@ INSTALLED_APPS = [
     "achievements",
     "reviews",
     "players",
+    "api",
 ]
 
 MIDDLEWARE = [
@@ -217,10 +221,48 @@ PERMISSIONS_POLICY: dict[str, list[str]] = {
     )
 }
 
+# The public API (/api/v1/, docs/api.md). An app signs in through allauth's headless
+# "app" client and sends its session token as X-Session-Token; a browser page uses its
+# session cookie, and then DRF asks for the CSRF token on every write.
+HEADLESS_CLIENTS = ("app",)
 REST_FRAMEWORK = {
-    "DEFAULT_AUTHENTICATION_CLASSES": ["rest_framework.authentication.SessionAuthentication"],
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "api.authentication.SessionTokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_SCHEMA_CLASS": "api.schema.ArenaAutoSchema",
+    "EXCEPTION_HANDLER": "api.errors.api_exception_handler",
+    "DEFAULT_THROTTLE_RATES": {
+        # Far above any person's pace (a move a second for a minute, sustained), low
+        # enough that a script hammering one game is stopped.
+        "moves": os.environ.get("API_MOVE_RATE", "120/min"),
+    },
+    "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Solitaire Arena API",
+    "DESCRIPTION": (
+        "Everything the web board does, for a mobile or third-party client. "
+        "docs/api.md walks through a whole game."
+    ),
+    "VERSION": "1.0.0",
+    "SCHEMA_PATH_PREFIX": "/api/v1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
+    "SERVE_AUTHENTICATION": [],
+    "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {},
+    # allauth's own OpenAPI description of its headless endpoints joins ours.
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "api.schema.headless_paths_merge",
+    ],
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
 
 # Celery: without a broker the tasks run in-process (the embedded default).

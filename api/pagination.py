@@ -1,0 +1,45 @@
+"""Page-number pagination, the same on every list of the API: `?page=N` from 1 (a
+number past the last page gives the last one, as on the web pages) and an envelope
+with the count, the page, the number of pages and the links to the neighbours."""
+
+from typing import Any
+
+from drf_spectacular.utils import OpenApiParameter
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.utils.urls import remove_query_param, replace_query_param
+
+PAGE_PARAMETER = OpenApiParameter(
+    "page", int, description="The page, from 1; past the last page, the last page."
+)
+
+
+class PageSerializer(serializers.Serializer[Any]):
+    """The envelope; each list's subclass adds its `results`."""
+
+    count = serializers.IntegerField(help_text="How many items in all.")
+    page = serializers.IntegerField()
+    num_pages = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+
+
+def page_envelope(
+    request: Request, *, number: int, num_pages: int, count: int, results: list[Any]
+) -> dict[str, Any]:
+    url = request.build_absolute_uri()
+    previous = None
+    if number > 1:
+        previous = (
+            remove_query_param(url, "page")
+            if number == 2
+            else replace_query_param(url, "page", number - 1)
+        )
+    return {
+        "count": count,
+        "page": number,
+        "num_pages": num_pages,
+        "next": replace_query_param(url, "page", number + 1) if number < num_pages else None,
+        "previous": previous,
+        "results": results,
+    }

@@ -1,0 +1,131 @@
+"""The OpenAPI schema (drf-spectacular): every operation lists its refusals in the one
+error shape (api.errors), the X-Session-Token scheme, and allauth headless's own
+description of the account endpoints (sign up, log in, ...) joins ours."""
+
+from pathlib import Path
+from typing import Any
+
+import allauth.headless.spec as headless_spec_module
+import yaml
+from allauth.headless.spec.internal import schema as headless_schema
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from drf_spectacular.openapi import AutoSchema
+from rest_framework import serializers
+from rest_framework.permissions import AllowAny
+
+from api.authentication import SESSION_TOKEN_HEADER
+from api.errors import ERROR_CODES
+from api.serializers.games import GameStateSerializer
+
+API_PREFIX = "/api/v1"
+# allauth's spec writes its paths as /_allauth/{client}/v1/auth/login.
+HEADLESS_ROOT = "/_allauth/{client}/v1"
+# allauth's name for the X-Session-Token scheme, which the API's own views share.
+SESSION_TOKEN_SCHEME = "SessionToken"
+
+
+class ErrorItemSerializer(serializers.Serializer[Any]):
+    code = serializers.ChoiceField(choices=sorted(ERROR_CODES), help_text="Stable: switch on it.")
+    message = serializers.CharField(help_text="For a person: the reason, in words.")
+    param = serializers.CharField(allow_null=True, help_text="The field at fault, if one is.")
+
+
+class ErrorSerializer(serializers.Serializer[Any]):
+    status = serializers.IntegerField()
+    errors = ErrorItemSerializer(many=True)  # type: ignore[assignment]  # the JSON's name
+    game = GameStateSerializer(
+        required=False, help_text="A refused action on a game: the game as it now is."
+    )
+
+
+class SessionTokenScheme(OpenApiAuthenticationExtension):  # type: ignore[no-untyped-call]
+    target_class = "api.authentication.SessionTokenAuthentication"
+    name = SESSION_TOKEN_SCHEME
+
+    def get_security_definition(self, auto_schema: AutoSchema) -> dict[str, str]:
+        return {
+            "type": "apiKey",
+            "in": "header",
+            "name": SESSION_TOKEN_HEADER,
+            "description": "The session_token that POST /api/v1/auth/login returns in `meta`.",
+        }
+
+
+class ArenaAutoSchema(AutoSchema):
+    """Adds to each operation its refusals: those its view names (`refusals`), and
+    those every operation of its kind can meet (a body it cannot read, no login, a
+    browser's missing CSRF token, the throttle)."""
+
+    def get_operation(self, *args: Any, **kwargs: Any) -> dict[str, Any] | None:
+        operation: dict[str, Any] | None = super().get_operation(*args, **kwargs)
+        if operation is None:
+            return None
+        error = self.resolve_serializer(ErrorSerializer, "response").ref
+        responses = operation.setdefault("responses", {})
+        for status, codes in self._refusals_by_status().items():
+            described = " ".join(f"`{code}`: {ERROR_CODES[code][1]}" for code in codes)
+            responses.setdefault(
+                str(status),
+                {"description": described, "content": {"application/json": {"schema": error}}},
+            )
+        return operation
+
+    def _refusals_by_status(self) -> dict[int, list[str]]:
+        codes = list(getattr(self.view, "refusals", ()))
+        public = any(isinstance(p, AllowAny) for p in self.view.get_permissions())
+        codes += (
+            ["invalid_session_token"] if public else ["not_authenticated", "invalid_session_token"]
+        )
+        if self.method in ("POST", "PUT", "PATCH", "DELETE"):
+            codes += ["malformed", "csrf_failed", "unsupported_media_type"]
+        else:
+            codes.append("malformed")
+        codes.append("not_acceptable")
+        by_status: dict[int, list[str]] = {}
+        for code in dict.fromkeys(codes):
+            by_status.setdefault(ERROR_CODES[code][0], []).append(code)
+        return dict(sorted(by_status.items()))
+
+
+def _headless_spec() -> dict[str, Any]:
+    """allauth's description of its headless endpoints, as its own schema view makes it
+    (allauth.headless.spec.internal.schema.get_schema) but rooted where config.urls
+    mounts the app client, /api/v1/, which its view cannot know."""
+    spec: dict[str, Any] = yaml.safe_load(
+        (Path(headless_spec_module.__file__).parent / "doc/openapi.yaml").read_bytes()
+    )
+    spec["paths"] = {
+        API_PREFIX + path.removeprefix(HEADLESS_ROOT): operations
+        for path, operations in spec["paths"].items()
+        if path.startswith(HEADLESS_ROOT)
+    }
+    headless_schema.specify_user(spec)
+    headless_schema.pin_client(spec)
+    headless_schema.drop_unused_client_parameter(spec)
+    used_tags = headless_schema.drop_unused_paths(spec)
+    headless_schema.drop_unused_tags(spec, used_tags)
+    headless_schema.specify_signup_fields(spec)
+    headless_schema.specify_custom_signup_form(spec)
+    headless_schema.specify_auth(spec)
+    return spec
+
+
+def headless_paths_merge(result: dict[str, Any], **_kwargs: Any) -> dict[str, Any]:
+    """drf-spectacular's postprocessing hook: allauth's account endpoints (sign up, log
+    in, log out, password reset, the session) join ours, with their components."""
+    spec = _headless_spec()
+    for path, operations in spec["paths"].items():
+        for method, operation in operations.items():
+            if isinstance(operation, dict) and method != "parameters":
+                name = path.removeprefix(API_PREFIX + "/").replace("/", "_").replace("-", "_")
+                operation.setdefault("operationId", f"{name}_{method}")
+    result["paths"].update(spec["paths"])
+    result.setdefault("tags", []).extend(spec.get("tags", []))
+    components = result.setdefault("components", {})
+    for kind, entries in spec.get("components", {}).items():
+        ours = components.setdefault(kind, {})
+        clash = (set(ours) & set(entries)) - {SESSION_TOKEN_SCHEME}
+        if clash:
+            raise ValueError(f"allauth's {kind} {sorted(clash)} clash with the API's names")
+        ours.update(entries)
+    return result

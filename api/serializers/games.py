@@ -1,0 +1,111 @@
+"""A game as the API shows it: games.selectors.Board without the web's layout."""
+
+from typing import Any
+
+from rest_framework import serializers
+
+from games.models import Game
+from games.selectors import Board
+
+
+class GameStateSerializer(serializers.Serializer[Board]):
+    id = serializers.UUIDField()
+    variant = serializers.CharField(help_text="The game's key (klondike, spike, ...).")
+    variant_name = serializers.CharField()
+    options = serializers.DictField(help_text="The deal options the game was dealt with.")
+    status = serializers.ChoiceField(choices=Game.Status.choices)
+    status_label = serializers.CharField()
+    is_active = serializers.BooleanField()
+    revision = serializers.IntegerField(
+        help_text="Counts every change; every action sends the revision it was made at."
+    )
+    score = serializers.IntegerField()
+    final_score = serializers.IntegerField(
+        help_text="The score the result ranks by: the score with time taken into account."
+    )
+    time_scored = serializers.BooleanField(help_text="Whether time changes the final score.")
+    move_count = serializers.IntegerField()
+    undo_count = serializers.IntegerField()
+    hints_used = serializers.IntegerField()
+    elapsed_seconds = serializers.IntegerField()
+    remaining_seconds = serializers.IntegerField(
+        allow_null=True, help_text="The clock of a timed game; null without one."
+    )
+    can_undo = serializers.BooleanField()
+    track = serializers.ChoiceField(choices=Game.Track.choices)
+    is_ranked = serializers.BooleanField(help_text="A daily deal's first attempt: the one ranked.")
+    is_practice_restart = serializers.BooleanField()
+    daily_label = serializers.CharField(allow_null=True)
+    certified_winnable = serializers.BooleanField()
+    public = serializers.DictField(
+        help_text=(
+            "The engine's public view of the table: face-up cards, the counts of "
+            'face-down cards, stock and waste sizes (docs/api.md, "The table").'
+        )
+    )
+    legal_moves = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="Every legal move now, in the notation (docs/notation.md); none once closed.",
+    )
+    moves = serializers.ListField(
+        child=serializers.CharField(), help_text="The moves played, in the notation."
+    )
+    started_at = serializers.DateTimeField()
+    last_action_at = serializers.DateTimeField()
+    finished_at = serializers.DateTimeField(allow_null=True)
+
+
+def game_state(board: Board) -> dict[str, Any]:
+    return dict(GameStateSerializer(board).data)
+
+
+class ActionResultSerializer(serializers.Serializer[Any]):
+    game = GameStateSerializer()
+    events = serializers.ListField(
+        child=serializers.CharField(),
+        help_text=(
+            'What the action made happen on the table, e.g. "auto_foundation:QH" (a card '
+            'the automatic-moves setting sent home) or "run_removed:S" (Spiderette).'
+        ),
+    )
+
+
+class HintSerializer(serializers.Serializer[Any]):
+    move = serializers.CharField(allow_null=True, help_text="The move suggested, in the notation.")
+    text = serializers.CharField(help_text="The suggestion in words.")
+    source = serializers.CharField(allow_null=True)  # type: ignore[assignment]  # the JSON name
+    destination = serializers.CharField(allow_null=True)
+
+
+class HintResultSerializer(serializers.Serializer[Any]):
+    hint = HintSerializer()
+    game = GameStateSerializer()
+
+
+class HistoryGameSerializer(serializers.Serializer[Game]):
+    id = serializers.UUIDField()
+    variant = serializers.CharField()
+    status = serializers.ChoiceField(choices=Game.Status.choices)
+    score = serializers.IntegerField()
+    final_score = serializers.IntegerField(allow_null=True)
+    move_count = serializers.IntegerField()
+    undo_count = serializers.IntegerField()
+    hints_used = serializers.IntegerField()
+    elapsed_seconds = serializers.IntegerField()
+    track = serializers.ChoiceField(choices=Game.Track.choices)
+    is_ranked = serializers.BooleanField()
+    is_practice_restart = serializers.SerializerMethodField()
+    started_at = serializers.DateTimeField()
+    finished_at = serializers.DateTimeField(allow_null=True)
+
+    def get_is_practice_restart(self, game: Game) -> bool:
+        return game.restart_of_id is not None
+
+
+class FiguresSerializer(serializers.Serializer[Any]):
+    played = serializers.IntegerField()
+    won = serializers.IntegerField()
+    win_rate = serializers.FloatField()
+    best_score = serializers.IntegerField(allow_null=True)
+    fastest_win_seconds = serializers.IntegerField(allow_null=True)
+    total_moves = serializers.IntegerField()

@@ -1,0 +1,40 @@
+"""/api/v1/: allauth headless's app client (config, sign up, log in, the session,
+password reset) and the arena's own endpoints; the schema and its two readers."""
+
+from allauth.headless.constants import Client
+from allauth.headless.urls import build_urlpatterns
+from django.urls import URLPattern, URLResolver, include, path
+from drf_spectacular.views import SpectacularAPIView
+
+from api.views import actions, games
+
+app_name = "api"
+
+
+def _headless_app_patterns() -> list[URLPattern | URLResolver]:
+    """allauth's app-client routes (auth/login, auth/session, ...) without the `v1/`
+    it puts them under: ours is the API's own version prefix."""
+    (versioned,) = build_urlpatterns(Client.APP)
+    if not isinstance(versioned, URLResolver):
+        raise TypeError("allauth's headless routes changed shape")
+    return list(versioned.url_patterns)
+
+
+game = "games/<uuid:game_id>"
+
+urlpatterns = [
+    path("", include((_headless_app_patterns(), "headless"), namespace="headless")),
+    path("schema", SpectacularAPIView.as_view(), name="schema"),
+    path("variants", games.VariantListView.as_view(), name="variants"),
+    path("variants/<slug:variant>/active", games.ActiveGameView.as_view(), name="active_game"),
+    path("games", games.GameCollectionView.as_view(), name="games"),
+    path(game, games.GameDetailView.as_view(), name="game"),
+    path(f"{game}/restart", games.RestartView.as_view(), name="restart"),
+    path(f"{game}/moves", actions.MoveView.as_view(), name="move"),
+    path(f"{game}/tap", actions.TapView.as_view(), name="tap"),
+    path(f"{game}/undo", actions.UndoView.as_view(), name="undo"),
+    path(f"{game}/hint", actions.HintView.as_view(), name="hint"),
+    path(f"{game}/auto-complete", actions.AutoCompleteView.as_view(), name="auto_complete"),
+    path(f"{game}/finish", actions.FinishView.as_view(), name="finish"),
+    path(f"{game}/accept-loss", actions.AcceptLossView.as_view(), name="accept_loss"),
+]

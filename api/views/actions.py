@@ -1,0 +1,202 @@
+"""The actions on a game, each a call to the service the web board's form calls:
+move, tap, undo, hint, auto-complete, finish and accepting a loss. Every one carries
+the revision it was made at; a refusal changes nothing and answers with the game."""
+
+from collections.abc import Callable
+from typing import Any
+from uuid import UUID
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from api.errors import ApiRefusal, action_refusal
+from api.serializers.actions import (
+    ActionSerializer,
+    ConfirmedActionSerializer,
+    MoveSerializer,
+    TapSerializer,
+)
+from api.serializers.games import ActionResultSerializer, HintResultSerializer, game_state
+from api.throttles import MoveRateThrottle
+from api.views.base import own_game, player_of, state_of, valid_data
+from games import selectors, services
+from games.errors import GameActionError
+from games.models import Game
+
+ACTION_REFUSALS = ("not_found", "stale_revision", "game_closed", "illegal_move", "throttled")
+
+
+def _acted(request: Request, game_id: UUID, act: Callable[[], Any]) -> Any:
+    """Run the service; its refusal becomes the API's, with the game as it now is."""
+    try:
+        return act()
+    except Game.DoesNotExist as missing:
+        raise ApiRefusal(code="not_found", message="No such game.") from missing
+    except GameActionError as refusal:
+        raise action_refusal(refusal, game=state_of(own_game(request, game_id))) from refusal
+
+
+def _result(outcome: services.ActionOutcome) -> Response:
+    board = selectors.game_board(game=outcome.game)
+    return Response({"game": game_state(board), "events": list(outcome.events)})
+
+
+class ActionView(APIView):
+    throttle_classes = [MoveRateThrottle]
+    refusals: tuple[str, ...] = ACTION_REFUSALS
+    body: type[serializers.Serializer[Any]] = ActionSerializer
+
+    def act(self, request: Request, game_id: UUID, data: dict[str, Any]) -> Any:
+        raise NotImplementedError
+
+    def post(self, request: Request, game_id: UUID) -> Response:
+        data = valid_data(self.body, request)
+        return _result(_acted(request, game_id, lambda: self.act(request, game_id, data)))
+
+
+Handler = Callable[..., Response]
+
+
+def _action_schema(
+    operation: str, summary: str, body: type[serializers.Serializer[Any]]
+) -> Callable[[Handler], Handler]:
+    return extend_schema(
+        operation_id=operation,
+        summary=summary,
+        request=body,
+        responses={200: ActionResultSerializer},
+        tags=["play"],
+    )
+
+
+class MoveView(ActionView):
+    body = MoveSerializer
+
+    @_action_schema("game_move", "Play a move in the notation", MoveSerializer)
+    def post(self, request: Request, game_id: UUID) -> Response:
+        return super().post(request, game_id)
+
+    def act(self, request: Request, game_id: UUID, data: dict[str, Any]) -> Any:
+        return services.game_move_play(
+            game_id=game_id, player=player_of(request), move=data["move"], revision=data["revision"]
+        )
+
+
+class TapView(ActionView):
+    body = TapSerializer
+
+    @_action_schema("game_tap", "Tap a card: it goes where the rules send it", TapSerializer)
+    def post(self, request: Request, game_id: UUID) -> Response:
+        return super().post(request, game_id)
+
+    def act(self, request: Request, game_id: UUID, data: dict[str, Any]) -> Any:
+        return services.game_card_tap(
+            game_id=game_id,
+            player=player_of(request),
+            source=data["source"],
+            count=data["count"],
+            revision=data["revision"],
+        )
+
+
+class UndoView(ActionView):
+    @_action_schema("game_undo", "Take the last move back", ActionSerializer)
+    def post(self, request: Request, game_id: UUID) -> Response:
+        return super().post(request, game_id)
+
+    def act(self, request: Request, game_id: UUID, data: dict[str, Any]) -> Any:
+        return services.game_move_undo(
+            game_id=game_id, player=player_of(request), revision=data["revision"]
+        )
+
+
+class AutoCompleteView(ActionView):
+    @_action_schema(
+        "game_auto_complete",
+        "Auto-complete: every card home, once all are face up",
+        ActionSerializer,
+    )
+    def post(self, request: Request, game_id: UUID) -> Response:
+        return super().post(request, game_id)
+
+    def act(self, request: Request, game_id: UUID, data: dict[str, Any]) -> Any:
+        return services.game_auto_complete(
+            game_id=game_id, player=player_of(request), revision=data["revision"]
+        )
+
+
+class AcceptLossView(ActionView):
+    @_action_schema(
+        "game_accept_loss",
+        "Accept the loss of a lost position: the game closes as lost",
+        ActionSerializer,
+    )
+    def post(self, request: Request, game_id: UUID) -> Response:
+        return super().post(request, game_id)
+
+    def act(self, request: Request, game_id: UUID, data: dict[str, Any]) -> Any:
+        return services.game_loss_accept(
+            game_id=game_id, player=player_of(request), revision=data["revision"]
+        )
+
+
+class FinishView(ActionView):
+    body = ConfirmedActionSerializer
+    refusals = (*ACTION_REFUSALS, "confirmation_required")
+
+    @_action_schema(
+        "game_finish",
+        "Finish: the result becomes final (without confirm=true this only asks)",
+        ConfirmedActionSerializer,
+    )
+    def post(self, request: Request, game_id: UUID) -> Response:
+        data = valid_data(ConfirmedActionSerializer, request)
+        if not data["confirm"]:
+            game = own_game(request, game_id)
+            if game.is_active and data["revision"] == game.revision:
+                raise ApiRefusal(
+                    code="confirmation_required",
+                    message=(
+                        "Finishing makes the result final and no action changes it after: "
+                        "send confirm=true to finish."
+                    ),
+                    game=state_of(game),
+                )
+        return super().post(request, game_id)
+
+    def act(self, request: Request, game_id: UUID, data: dict[str, Any]) -> Any:
+        return services.game_finish(
+            game_id=game_id, player=player_of(request), revision=data["revision"]
+        )
+
+
+class HintView(APIView):
+    throttle_classes = [MoveRateThrottle]
+    refusals = ACTION_REFUSALS
+
+    @extend_schema(
+        operation_id="game_hint",
+        summary="A hint: one move worth playing (counted on the game)",
+        request=ActionSerializer,
+        responses={200: HintResultSerializer},
+        tags=["play"],
+    )
+    def post(self, request: Request, game_id: UUID) -> Response:
+        data = valid_data(ActionSerializer, request)
+        outcome = _acted(
+            request,
+            game_id,
+            lambda: services.game_hint(
+                game_id=game_id, player=player_of(request), revision=data["revision"]
+            ),
+        )
+        hint = {
+            "move": outcome.hint.move,
+            "text": outcome.hint.text,
+            "source": outcome.source,
+            "destination": outcome.destination,
+        }
+        return Response({"hint": hint, "game": state_of(outcome.game)})

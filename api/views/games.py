@@ -1,0 +1,247 @@
+"""The games offered, starting and resuming a game, one game's state, the history."""
+
+from typing import Any
+from uuid import UUID
+
+from django.core.paginator import Paginator
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.http import http_date, parse_etags
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from api.errors import ApiRefusal
+from api.pagination import PAGE_PARAMETER, PageSerializer, page_envelope
+from api.serializers.actions import ConfirmSerializer, StartSerializer
+from api.serializers.catalogue import VariantSerializer, variant_description
+from api.serializers.games import (
+    FiguresSerializer,
+    GameStateSerializer,
+    HistoryGameSerializer,
+)
+from api.views.base import own_game, player_of, state_of, valid_data
+from core import params
+from games import selectors, services
+from games.engine import EngineError
+from games.models import Game
+from games.specs import GameSpec, game_keys, game_spec, game_specs
+from games.tracks import casual_track
+
+HISTORY_PAGE_SIZE = 10
+
+
+class VariantListView(APIView):
+    permission_classes = [AllowAny]
+    refusals = ()
+
+    @extend_schema(
+        operation_id="variants_list",
+        summary="The games offered, with their deal options",
+        responses={200: VariantSerializer(many=True)},
+        tags=["games"],
+    )
+    def get(self, request: Request) -> Response:
+        return Response(
+            [
+                variant_description(
+                    spec, rules_url=reverse("games:rules", kwargs={"variant": spec.key})
+                )
+                for spec in game_specs()
+            ]
+        )
+
+
+def _spec_or_404(variant: str) -> GameSpec:
+    spec = game_spec(variant)
+    if spec is None:
+        raise ApiRefusal(code="not_found", message=f"The site offers no game {variant!r}.")
+    return spec
+
+
+class ActiveGameView(APIView):
+    refusals = ("not_found", "no_active_game")
+
+    @extend_schema(
+        operation_id="active_game_get",
+        summary="Resume: the game of this kind in progress",
+        responses={200: GameStateSerializer},
+        tags=["games"],
+    )
+    def get(self, request: Request, variant: str) -> Response:
+        spec = _spec_or_404(variant)
+        active = selectors.game_active_for_player(player=player_of(request), variant=spec.key)
+        if active is None:
+            raise ApiRefusal(
+                code="no_active_game",
+                message=f"You have no {spec.name} game in progress: start one (POST /games).",
+            )
+        return Response(state_of(active))
+
+
+def _options(spec: GameSpec, options: dict[str, Any]) -> dict[str, Any] | None:
+    """The options as the game's form cleans them (each one left out takes its default),
+    or None for the defaults; options the game does not have are refused."""
+    form = spec.options_form_for()
+    known = set(form.fields) if form is not None else set()
+    unknown = sorted(set(options) - known)
+    if unknown:
+        raise ApiRefusal(
+            code="malformed",
+            message=f"{spec.name} has no deal option {unknown[0]!r}.",
+            param=f"options.{unknown[0]}",
+        )
+    if form is None or not options:
+        return None
+    bound = spec.options_form_for(
+        {**{name: f.initial for name, f in form.fields.items()}, **options}
+    )
+    if bound is None or not bound.is_valid():
+        field, errors = next(iter(bound.errors.items())) if bound is not None else ("", [""])
+        raise ApiRefusal(code="malformed", message=str(errors[0]), param=f"options.{field}")
+    return dict(bound.cleaned_data)
+
+
+class HistoryPageSerializer(PageSerializer):
+    results = HistoryGameSerializer(many=True)
+    figures = FiguresSerializer(
+        help_text="The figures of the games listed (of one game: ?variant)."
+    )
+
+
+class GameCollectionView(APIView):
+    refusals = ("confirmation_required",)
+
+    @extend_schema(
+        operation_id="games_list",
+        summary="The history: your games, newest first, ten a page, with their figures",
+        parameters=[
+            PAGE_PARAMETER,
+            OpenApiParameter("variant", str, enum=list(game_keys()), description="One game only."),
+        ],
+        responses={200: HistoryPageSerializer},
+        tags=["games"],
+    )
+    def get(self, request: Request) -> Response:
+        player = player_of(request)
+        services.games_close_expired(player=player)
+        variant = params.choice(request.query_params, "variant", game_keys(), default=None)
+        page = Paginator(
+            selectors.game_history_for_player(player=player, variant=variant), HISTORY_PAGE_SIZE
+        ).get_page(params.page_number(request.query_params))
+        body = page_envelope(
+            request,
+            number=page.number,
+            num_pages=page.paginator.num_pages,
+            count=page.paginator.count,
+            results=[HistoryGameSerializer(game).data for game in page.object_list],
+        )
+        stats = selectors.game_stats_for_player(player=player, variant=variant)
+        body["figures"] = FiguresSerializer(stats).data
+        return Response(body)
+
+    @extend_schema(
+        operation_id="game_start",
+        summary="Deal a new game (abandons the one of its kind in progress, once confirmed)",
+        request=StartSerializer,
+        responses={201: GameStateSerializer},
+        tags=["games"],
+    )
+    def post(self, request: Request) -> Response:
+        data = valid_data(StartSerializer, request)
+        spec = game_spec(data["variant"])
+        if spec is None:
+            raise ApiRefusal(
+                code="malformed",
+                message=f"The site offers no game {data['variant']!r}.",
+                param="variant",
+            )
+        player = player_of(request)
+        options = _options(spec, data["options"])
+        if not data["confirm"]:
+            active = selectors.game_active_for_player(player=player, variant=spec.key)
+            if active is not None:
+                raise ApiRefusal(
+                    code="confirmation_required",
+                    message=(
+                        f"Your {spec.name} game in progress would be abandoned: "
+                        "send confirm=true to deal a new one."
+                    ),
+                    game=state_of(active),
+                )
+        try:
+            game = services.game_start(
+                player=player, variant=spec.key, track=casual_track(options=options)
+            )
+        except EngineError as refusal:
+            raise ApiRefusal(code="malformed", message=str(refusal), param="options") from refusal
+        return Response(state_of(game), status=201)
+
+
+def _etag(game: Game) -> str:
+    """Weak: the clock's seconds move on between two identical states."""
+    return f'W/"{game.revision}.{game.hints_used}.{game.status}"'
+
+
+class GameDetailView(APIView):
+    refusals = ("not_found",)
+
+    @extend_schema(
+        operation_id="game_get",
+        summary="One game's state (send If-None-Match to poll: 304 while unchanged)",
+        parameters=[
+            OpenApiParameter("If-None-Match", str, OpenApiParameter.HEADER, required=False),
+        ],
+        responses={200: GameStateSerializer, 304: None},
+        tags=["games"],
+    )
+    def get(self, request: Request, game_id: UUID) -> Response:
+        game = own_game(request, game_id)
+        if game.is_active and game.deadline_at is not None and game.deadline_at <= timezone.now():
+            # Without a worker nobody closed it at its deadline: whoever looks first does.
+            services.game_close_if_time_up(game_id=game.id)
+            game.refresh_from_db()
+        etag = _etag(game)
+        headers = {
+            "ETag": etag,
+            "Last-Modified": http_date(game.last_action_at.timestamp()),
+            "Cache-Control": "private, no-cache",
+        }
+        if etag in parse_etags(request.headers.get("If-None-Match", "")):
+            return Response(status=304, headers=headers)
+        return Response(state_of(game), headers=headers)
+
+
+class RestartView(APIView):
+    refusals = ("not_found", "confirmation_required")
+
+    @extend_schema(
+        operation_id="game_restart",
+        summary="Restart this deal: the same cards again (a practice game)",
+        request=ConfirmSerializer,
+        responses={201: GameStateSerializer},
+        tags=["games"],
+    )
+    def post(self, request: Request, game_id: UUID) -> Response:
+        data = valid_data(ConfirmSerializer, request)
+        game = own_game(request, game_id)
+        if not data["confirm"]:
+            active = selectors.game_active_on_track(
+                player=player_of(request),
+                variant=game.variant,
+                track=game.track,
+                ref=game.track_ref,
+            )
+            if active is not None:
+                raise ApiRefusal(
+                    code="confirmation_required",
+                    message="The game in progress would be abandoned: send confirm=true.",
+                    game=state_of(active),
+                )
+        try:
+            restarted = services.game_restart(game_id=game_id, player=player_of(request))
+        except Game.DoesNotExist as missing:
+            raise ApiRefusal(code="not_found", message="No such game.") from missing
+        return Response(state_of(restarted), status=201)
