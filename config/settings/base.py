@@ -225,6 +225,7 @@ PERMISSIONS_POLICY: dict[str, list[str]] = {
 # "app" client and sends its session token as X-Session-Token; a browser page uses its
 # session cookie, and then DRF asks for the CSRF token on every write.
 HEADLESS_CLIENTS = ("app",)
+HEADLESS_TOKEN_STRATEGY = "api.tokens.OneReadSessionTokenStrategy"
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "api.authentication.SessionTokenAuthentication",
