@@ -6,7 +6,7 @@ from allauth.headless.urls import build_urlpatterns
 from django.urls import URLPattern, URLResolver, include, path
 from drf_spectacular.views import SpectacularAPIView
 
-from api.views import actions, games
+from api.views import actions, docs, games
 
 app_name = "api"
 
@@ -25,6 +25,8 @@ game = "games/<uuid:game_id>"
 urlpatterns = [
     path("", include((_headless_app_patterns(), "headless"), namespace="headless")),
     path("schema", SpectacularAPIView.as_view(), name="schema"),
+    path("docs", docs.SwaggerUiView.as_view(), name="docs"),
+    path("redoc", docs.RedocView.as_view(), name="redoc"),
     path("variants", games.VariantListView.as_view(), name="variants"),
     path("variants/<slug:variant>/active", games.ActiveGameView.as_view(), name="active_game"),
     path("games", games.GameCollectionView.as_view(), name="games"),
