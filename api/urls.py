@@ -6,7 +6,7 @@ from allauth.headless.urls import build_urlpatterns
 from django.urls import URLPattern, URLResolver, include, path
 from drf_spectacular.views import SpectacularAPIView
 
-from api.views import actions, docs, games
+from api.views import actions, daily, docs, games, me, players
 
 app_name = "api"
 
@@ -39,4 +39,19 @@ urlpatterns = [
     path(f"{game}/auto-complete", actions.AutoCompleteView.as_view(), name="auto_complete"),
     path(f"{game}/finish", actions.FinishView.as_view(), name="finish"),
     path(f"{game}/accept-loss", actions.AcceptLossView.as_view(), name="accept_loss"),
+    path("me", me.MeView.as_view(), name="me"),
+    path("me/settings", me.SettingsView.as_view(), name="me_settings"),
+    path("daily", daily.DailyView.as_view(), name="daily"),
+    path("daily/<slug:variant>/play", daily.DailyPlayView.as_view(), name="daily_play"),
+    path(
+        "daily/<str:day>/<slug:variant>/leaderboard",
+        daily.DealLeaderboardView.as_view(),
+        name="deal_leaderboard",
+    ),
+    path(
+        "leaderboards/<slug:variant>",
+        daily.PeriodLeaderboardView.as_view(),
+        name="period_leaderboard",
+    ),
+    path("players/<str:username>", players.PlayerView.as_view(), name="player"),
 ]

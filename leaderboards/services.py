@@ -27,6 +27,7 @@ from leaderboards import redis_ranks
 from leaderboards.models import DailyDeal, PeriodBest, Result
 from leaderboards.periods import period_start
 from leaderboards.ranking import RANKING_RULES, RankingRule
+from leaderboards.selectors import daily_deal_get
 from leaderboards.tasks import (
     daily_deal_certify_task,
     leaderboard_rebuild_task,
@@ -75,6 +76,22 @@ def daily_deals_ensure(*, day: date) -> list[DailyDeal]:
     if created_now:
         transaction.on_commit(partial(daily_deal_certify_enqueue, day=day, variants=created_now))
     return deals
+
+
+def daily_deal_for_day(*, day: date, variant: str, today: date) -> DailyDeal:
+    """A day's deal of a game, for a day up to today. Raises DailyDeal.DoesNotExist
+    for a day still to come, or a game that had no deal that day."""
+    if day > today:
+        raise DailyDeal.DoesNotExist("That day's deals are not out yet")
+    try:
+        return daily_deal_get(day=day, variant=variant)
+    except DailyDeal.DoesNotExist:
+        # Where no task ran, the first look at today deals today's games.
+        todays = daily_deals_ensure(day=today) if day == today else []
+        dealt = next((deal for deal in todays if deal.variant == variant), None)
+        if dealt is None:
+            raise DailyDeal.DoesNotExist("No such daily deal") from None
+        return dealt
 
 
 def daily_deal_certify_enqueue(*, day: date, variants: list[str]) -> None:
@@ -344,6 +361,13 @@ def period_rankings_refresh(
     if stale:
         period_rankings_compute(variant=variant, period=period, today=today)
     return stale
+
+
+def period_rankings_refresh_on_read(*, variant: str, period: str, today: date) -> None:
+    """Before a read of a table: with no worker there is no beat, so the reader
+    brings the table up to date itself (period_rankings_refresh); with one, beat does."""
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        period_rankings_refresh(variant=variant, period=period, today=today)
 
 
 def period_rankings_compute_deal(*, deal_id: int, today: date) -> dict[str, int]:

@@ -2,7 +2,6 @@
 
 from datetime import date, timedelta
 
-from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
@@ -68,17 +67,10 @@ def deal_leaderboard(request: HtmxHttpRequest, day: str, variant: str) -> HttpRe
     deal_day = params.iso_day(day)
     if deal_day is None:
         raise Http404("No such daily deal")
-    if deal_day > today:
-        raise Http404("That day's deals are not out yet")
     try:
-        deal = selectors.daily_deal_get(day=deal_day, variant=variant)
+        deal = services.daily_deal_for_day(day=deal_day, variant=variant, today=today)
     except DailyDeal.DoesNotExist as missing:
-        # Where no task ran, the first look at today deals today's games.
-        todays = services.daily_deals_ensure(day=today) if deal_day == today else []
-        dealt = next((d for d in todays if d.variant == variant), None)
-        if dealt is None:
-            raise Http404("No such daily deal") from missing
-        deal = dealt
+        raise Http404(str(missing)) from missing
     viewer = request.user if request.user.is_authenticated else None
     page = params.page_number(request.GET)
     board = selectors.leaderboard_for_deal(deal=deal, page=page, viewer=viewer)
@@ -126,9 +118,7 @@ def period_leaderboard(request: HtmxHttpRequest, variant: str) -> HttpResponse:
     period = params.choice(
         request.GET, "period", PeriodBest.Period.values, default=PeriodBest.Period.WEEK
     )
-    if settings.CELERY_TASK_ALWAYS_EAGER:
-        # No worker, so no beat: the page brings its table up to date itself.
-        services.period_rankings_refresh(variant=variant, period=period, today=today_utc())
+    services.period_rankings_refresh_on_read(variant=variant, period=period, today=today_utc())
     viewer = request.user if request.user.is_authenticated else None
     table = selectors.period_leaderboard(
         variant=variant,
