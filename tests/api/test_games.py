@@ -214,9 +214,7 @@ def test_another_players_game_is_not_found(api, make_user):
 
 
 def test_a_timed_game_past_its_deadline_is_closed_by_the_look(api, player):
-    game = services.game_start(
-        player=player, variant="klondike", track=casual_track()
-    )
+    game = services.game_start(player=player, variant="klondike", track=casual_track())
     Game.objects.filter(id=game.id).update(
         time_limit_seconds=240, deadline_at=timezone.now() - timedelta(seconds=1)
     )
