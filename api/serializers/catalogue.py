@@ -32,7 +32,7 @@ class VariantSerializer(serializers.Serializer[Any]):
     name = serializers.CharField()
     has_daily_deal = serializers.BooleanField()
     options = OptionSerializer(many=True)
-    rules_url = serializers.CharField(help_text="The rules page of the web site.")
+    rules_url = serializers.URLField(help_text="The rules page of the web site.")
 
 
 def _option(name: str, field: forms.Field) -> dict[str, Any]:

@@ -47,7 +47,10 @@ class VariantListView(APIView):
         return Response(
             [
                 variant_description(
-                    spec, rules_url=reverse("games:rules", kwargs={"variant": spec.key})
+                    spec,
+                    rules_url=request.build_absolute_uri(
+                        reverse("games:rules", kwargs={"variant": spec.key})
+                    ),
                 )
                 for spec in game_specs()
             ]

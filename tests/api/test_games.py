@@ -55,7 +55,7 @@ def test_the_games_offered_come_from_the_registry_with_their_options(anonymous_a
     games = {game["key"]: game for game in response.json()}
     assert list(games) == list(game_keys())
     assert games["klondike"]["options"] == []
-    assert games["klondike"]["rules_url"] == "/rules/klondike/"
+    assert games["klondike"]["rules_url"] == "http://testserver/rules/klondike/"
     steps = {option["name"]: option for option in games["steps"]["options"]}
     assert steps["draw"]["kind"] == "choice"
     assert [choice["value"] for choice in steps["draw"]["choices"]] == [1, 3]
