@@ -8,6 +8,7 @@ from typing import Any
 import allauth.headless.spec as headless_spec_module
 import yaml
 from allauth.headless.spec.internal import schema as headless_schema
+from django.urls import Resolver404, resolve
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.openapi import AutoSchema
 from rest_framework import serializers
@@ -22,6 +23,7 @@ API_PREFIX = "/api/v1"
 HEADLESS_ROOT = "/_allauth/{client}/v1"
 # allauth's name for the X-Session-Token scheme, which the API's own views share.
 SESSION_TOKEN_SCHEME = "SessionToken"
+UNKNOWN_PATH_VIEW = "api:unknown_path"
 
 
 class ErrorItemSerializer(serializers.Serializer[Any]):
@@ -87,6 +89,69 @@ class ArenaAutoSchema(AutoSchema):
         return dict(sorted(by_status.items()))
 
 
+def _drop_unrouted_paths(spec: dict[str, Any]) -> set[str]:
+    """allauth's drop_unused_paths, but a path counts as routed only when one of its
+    own views answers it: api.urls ends with a catch-all (the API's JSON 404) that
+    every path resolves to, which would keep the endpoints of apps not installed
+    (social accounts, MFA, phone)."""
+    used_tags: set[str] = set()
+    for path, operations in list(spec["paths"].items()):
+        try:
+            routed = resolve(path).view_name != UNKNOWN_PATH_VIEW
+        except Resolver404:
+            routed = False
+        if routed:
+            used_tags.update(tag for operation in operations.values() for tag in operation["tags"])
+        else:
+            del spec["paths"][path]
+    return used_tags
+
+
+# allauth's views answer a body that is no JSON object (not JSON, not UTF-8, a list)
+# with a bare HttpResponseBadRequest(): 400, text/html, no body
+# (allauth.headless.internal.restkit.views.RESTView._parse_json); its spec documents
+# only its JSON errors.
+UNREADABLE_BODY = {"text/html": {"schema": {"type": "string", "maxLength": 0}}}
+
+
+def _document_unreadable_body(spec: dict[str, Any]) -> None:
+    shared = spec["components"]["responses"]
+    for operations in spec["paths"].values():
+        for operation in operations.values():
+            if "requestBody" not in operation:
+                continue
+            responses = operation["responses"]
+            refused = responses.get("400", {"description": "The body is no JSON object."})
+            if "$ref" in refused:
+                refused = shared[refused["$ref"].rpartition("/")[2]]
+            content = {**refused.get("content", {}), **UNREADABLE_BODY}
+            responses["400"] = {**refused, "content": content}
+
+
+# allauth's rate limits (ACCOUNT_RATE_LIMITS) answer these with its 429, JSON
+# {"status": 429} (allauth.core.internal.ratelimit.respond_429, the headless 429
+# handler); its spec documents the 429 of the code resends only. Each is limited by
+# allauth.headless.account.views: @rate_limit on LoginView, SignupView,
+# ResetPasswordView, ChangePasswordView and ReauthenticateView, and consume_or_429 in
+# RequestPasswordResetView.post and in ManageEmailView.dispatch (every method but GET).
+RATE_LIMITED = {
+    "/auth/login": ("post",),
+    "/auth/signup": ("post",),
+    "/auth/password/request": ("post",),
+    "/auth/password/reset": ("post",),
+    "/auth/reauthenticate": ("post",),
+    "/account/password/change": ("post",),
+    "/account/email": ("post", "put", "patch", "delete"),
+}
+
+
+def _document_rate_limits(spec: dict[str, Any]) -> None:
+    for path, methods in RATE_LIMITED.items():
+        for method in methods:
+            responses = spec["paths"][API_PREFIX + path][method]["responses"]
+            responses.setdefault("429", {"$ref": "#/components/responses/TooManyRequests"})
+
+
 def _headless_spec() -> dict[str, Any]:
     """allauth's description of its headless endpoints, as its own schema view makes it
     (allauth.headless.spec.internal.schema.get_schema) but rooted where config.urls
@@ -102,11 +167,13 @@ def _headless_spec() -> dict[str, Any]:
     headless_schema.specify_user(spec)
     headless_schema.pin_client(spec)
     headless_schema.drop_unused_client_parameter(spec)
-    used_tags = headless_schema.drop_unused_paths(spec)
+    used_tags = _drop_unrouted_paths(spec)
     headless_schema.drop_unused_tags(spec, used_tags)
     headless_schema.specify_signup_fields(spec)
     headless_schema.specify_custom_signup_form(spec)
     headless_schema.specify_auth(spec)
+    _document_unreadable_body(spec)
+    _document_rate_limits(spec)
     return spec
 
 
