@@ -87,24 +87,22 @@ class ActiveGameView(APIView):
 def _options(spec: GameSpec, options: dict[str, Any]) -> dict[str, Any] | None:
     """The options as the game's form cleans them (each one left out takes its default),
     or None for the defaults; options the game does not have are refused."""
-    form = spec.options_form_for()
-    known = set(form.fields) if form is not None else set()
-    unknown = sorted(set(options) - known)
+    form_class = spec.options_form
+    fields = form_class.base_fields if form_class is not None else {}
+    unknown = sorted(set(options) - set(fields))
     if unknown:
         raise ApiRefusal(
             code="malformed",
             message=f"{spec.name} has no deal option {unknown[0]!r}.",
             param=f"options.{unknown[0]}",
         )
-    if form is None or not options:
+    if form_class is None or not options:
         return None
-    bound = spec.options_form_for(
-        {**{name: f.initial for name, f in form.fields.items()}, **options}
-    )
-    if bound is None or not bound.is_valid():
-        field, errors = next(iter(bound.errors.items())) if bound is not None else ("", [""])
+    form = form_class({**{name: field.initial for name, field in fields.items()}, **options})
+    if not form.is_valid():
+        field, errors = next(iter(form.errors.items()))
         raise ApiRefusal(code="malformed", message=str(errors[0]), param=f"options.{field}")
-    return dict(bound.cleaned_data)
+    return dict(form.cleaned_data)
 
 
 class HistoryPageSerializer(PageSerializer):
