@@ -59,6 +59,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "leaderboards",
+    "matches",
     "achievements",
     "reviews",
     "players",
