@@ -97,7 +97,7 @@ _BY_KEY: dict[str, GameSpec] = {spec.key: spec for spec in GAME_SPECS}
 if len(_BY_KEY) != len(GAME_SPECS):
     raise RuntimeError("Two game specs share a key")
 
-ENGINE_ONLY_VARIANTS: frozenset[str] = frozenset()
+ENGINE_ONLY_VARIANTS: frozenset[str] = frozenset({"steps_duel"})
 """Variants the engine registers that are deliberately not offered on the site."""
 
 

@@ -3,7 +3,7 @@
 Importing the package registers every variant.
 """
 
-from . import kingsley, klondike, spiderette, spike, steps  # noqa: F401  (registers the variants)
+from . import kingsley, klondike, spiderette, spike, steps, steps_duel  # noqa: F401  (registers the variants)
 from .cards import (
     RANKS,
     SUITS,

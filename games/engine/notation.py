@@ -17,6 +17,7 @@ DEAL = "deal"
 TRANSFER = "transfer"
 PLAY = "play"
 WILD = "wild"
+PASS = "pass"
 
 WASTE = "w"
 FOUNDATION = "f"
@@ -36,7 +37,7 @@ _CACHE_SIZE = 4096
 
 @dataclass(frozen=True, slots=True)
 class Move:
-    """One move. ``kind`` is draw, recycle, deal, wild (no other field), transfer
+    """One move. ``kind`` is draw, recycle, deal, wild, pass (no other field), transfer
     (``src``, ``dst``, ``count``) or play (``card``, Spike)."""
 
     kind: str
@@ -46,7 +47,7 @@ class Move:
     card: str | None = None
 
 
-_KEYWORD_MOVES = {kind: Move(kind) for kind in (DRAW, RECYCLE, DEAL, WILD)}
+_KEYWORD_MOVES = {kind: Move(kind) for kind in (DRAW, RECYCLE, DEAL, WILD, PASS)}
 
 
 def parse_move(text: str) -> Move:
@@ -80,7 +81,7 @@ def _parse(text: str) -> Move:
     src, dash, dst = body.partition("-")
     if not dash:
         raise EngineError(
-            f"{text!r} is not a move: write draw, recycle, deal, wild, a card code such as "
+            f"{text!r} is not a move: write draw, recycle, deal, wild, pass, a card code such as "
             "'9D', or SRC-DST such as 'w-t3' or 't2-t5/3'"
         )
     _check_source(src, text)

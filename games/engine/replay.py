@@ -1,7 +1,7 @@
 """Replaying a stored game: a deal and a move log in, the outcome out.
 
 The input is a "case": {"variant": key, "rules_version": N (optional: the newest by
-default), "options": {...}, "deck": [52 codes in deal order] or "seed": "...", "moves":
+default), "options": {...}, "deck": [the codes in deal order] or "seed": "...", "moves":
 ["draw", "w-t3", ...]}. Bad input raises EngineError;
 an illegal or malformed move does not: it stops the replay and is reported in the result.
 """
@@ -11,7 +11,6 @@ from typing import Any
 
 from .errors import EngineError
 from .registry import get_variant
-from .rng import shuffled_deck
 from .variant import Json, Variant
 
 _CASE_KEYS = ("variant", "rules_version", "options", "deck", "seed", "moves")
@@ -73,5 +72,5 @@ def deal_of_case(case: Mapping[str, Any]) -> tuple[Variant[Any], Any]:
     options = variant.normalize_options(case.get("options"))
     if ("deck" in case) == ("seed" in case):
         raise EngineError("The case must give either a deck or a seed, not both or neither")
-    deck = case["deck"] if "deck" in case else shuffled_deck(case["seed"])
+    deck = case["deck"] if "deck" in case else variant.deck_of_seed(case["seed"])
     return variant, variant.deal(deck, options)

@@ -53,10 +53,21 @@ class Sha256CounterStream:
 def shuffled_deck(seed: str) -> tuple[str, ...]:
     """The deck for a seed: Fisher-Yates over the suit-major ordered deck, i from 51 down
     to 1, swapping deck[i] with deck[below(i + 1)]."""
+    return _shuffled(full_deck(), seed)
+
+
+def shuffled_double_deck(seed: str) -> tuple[str, ...]:
+    """The 104 cards of two decks for a seed (the Steps Duel): the same Fisher-Yates and
+    generator as ``shuffled_deck``, over two suit-major ordered decks one after the
+    other, i from 103 down to 1. Each card code appears twice."""
+    return _shuffled(full_deck() * 2, seed)
+
+
+def _shuffled(ordered: tuple[str, ...], seed: str) -> tuple[str, ...]:
     if not isinstance(seed, str) or not seed:
         raise EngineError("A seed must be a non-empty string")
     stream = Sha256CounterStream(seed)
-    deck = list(full_deck())
+    deck = list(ordered)
     for i in range(len(deck) - 1, 0, -1):
         j = stream.below(i + 1)
         deck[i], deck[j] = deck[j], deck[i]

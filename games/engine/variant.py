@@ -7,6 +7,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from .errors import EngineError
 from .notation import Move, format_move, parse_move
+from .rng import shuffled_deck
 
 StateT = TypeVar("StateT")
 
@@ -63,6 +64,11 @@ class Variant(ABC, Generic[StateT]):
             unknown = ", ".join(repr(key) for key in options)
             raise EngineError(f"{self.name} takes no options; unknown option(s): {unknown}")
         return {}
+
+    def deck_of_seed(self, seed: str) -> tuple[str, ...]:
+        """The deck in deal order that a seed gives this variant: one shuffled deck
+        (``rng.shuffled_deck``); the Steps Duel shuffles two."""
+        return shuffled_deck(seed)
 
     @abstractmethod
     def deal(self, deck: Sequence[str], options: Mapping[str, object] | None = None) -> StateT:

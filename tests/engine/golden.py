@@ -23,12 +23,12 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from games.engine import format_move, get_variant, shuffled_deck
+from games.engine import format_move, get_variant
 from tests.engine.variants import config_id, configs
 
 GOLDEN = Path(__file__).resolve().parent / "fixtures" / "golden_counts.json"
 SEEDS = ("golden-0", "golden-1")
-OPENINGS = {"spiderette": (0, 6, 12), "spike": (0, 12, 20)}
+OPENINGS = {"spiderette": (0, 6, 12), "spike": (0, 12, 20), "steps_duel": (0, 8, 22)}
 """Random moves played from the deal before counting (0: from the deal itself), short
 enough that the walk does not end the game; by default 0, 12 and 60."""
 DEFAULT_OPENINGS = (0, 12, 60)
@@ -41,7 +41,7 @@ def start_position(key: str, options: dict[str, object], seed: str, opening: int
     among the legal moves sorted by their notation (so the order legal_moves gives them
     in does not matter); the walk stops early where the game ends."""
     variant = get_variant(key)
-    state = variant.deal(shuffled_deck(seed), options)
+    state = variant.deal(variant.deck_of_seed(seed), options)
     chooser = random.Random(f"{seed}:{opening}")
     for _ in range(opening):
         moves = sorted(variant.legal_moves(state), key=format_move)

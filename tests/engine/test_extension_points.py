@@ -38,7 +38,7 @@ def test_no_variant_overrides_a_private_method_of_its_bases(cls):
 @pytest.mark.parametrize("cls", registered_classes(), ids=lambda cls: cls.__name__)
 def test_states_are_built_with_keywords_only(cls):
     variant = cls()
-    state = variant.deal(full_deck())
+    state = variant.deal(variant.deck_of_seed("keywords"))
     fields = dataclasses.fields(state)
     assert all(field.kw_only for field in fields)
     with pytest.raises(TypeError):

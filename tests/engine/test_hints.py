@@ -24,9 +24,9 @@ from games.engine.hints import (
 from games.engine.solvers import LOST, UNKNOWN, WON, Budget, Solution, Solver
 from games.engine.solvers.registry import solvers
 from games.engine.variant import Variant
-from tests.engine.variants import config_id, configs
+from tests.engine.variants import config_id, hinted_configs
 
-CONFIGS = configs()
+CONFIGS = hinted_configs()
 IDS = [config_id(key, options) for key, options in CONFIGS]
 
 

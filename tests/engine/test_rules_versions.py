@@ -49,7 +49,14 @@ def test_old_games_load_and_replay_under_their_version_after_a_new_one():
         assert isinstance(newest, KlondikeVersion2)
         assert type(v1) is Klondike
         assert rules_versions("klondike") == [1, 2]
-        assert variant_keys() == ["kingsley", "klondike", "spiderette", "spike", "steps"]
+        assert variant_keys() == [
+            "kingsley",
+            "klondike",
+            "spiderette",
+            "spike",
+            "steps",
+            "steps_duel",
+        ]
 
         # The stored game, loaded and replayed under its own version: the same figures.
         loaded = v1.load(snapshot)

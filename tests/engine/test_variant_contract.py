@@ -28,7 +28,6 @@ from games.engine import (
     format_move,
     get_variant,
     parse_move,
-    shuffled_deck,
     variant_keys,
 )
 from games.engine.cards import full_deck
@@ -37,6 +36,7 @@ from games.engine.notation import (
     DRAW,
     FOUNDATION,
     FOUNDATION_SOURCES,
+    PASS,
     RECYCLE,
     RESERVE_PLACES,
     TABLEAU_PLACES,
@@ -56,7 +56,7 @@ EVERY_MOVE_EVERY = 3
 
 SOURCES = (WASTE, *TABLEAU_PLACES, *FOUNDATION_SOURCES, *RESERVE_PLACES)
 DESTINATIONS = (FOUNDATION, *TABLEAU_PLACES, *RESERVE_PLACES)
-KEYWORD_MOVES = [Move(kind) for kind in (DRAW, RECYCLE, DEAL, WILD)]
+KEYWORD_MOVES = [Move(kind) for kind in (DRAW, RECYCLE, DEAL, WILD, PASS)]
 CARD_MOVES = [parse_move(card) for card in full_deck()]
 
 
@@ -64,7 +64,7 @@ CARD_MOVES = [parse_move(card) for card in full_deck()]
 def game(key: str, options_json: str, seed: str) -> tuple[Any, ...]:
     """The positions of a random game (uniformly random legal moves), the deal first."""
     variant = get_variant(key)
-    state = variant.deal(shuffled_deck(seed), json.loads(options_json))
+    state = variant.deal(variant.deck_of_seed(seed), json.loads(options_json))
     chooser = random.Random(seed)
     states = [state]
     for _ in range(MAX_MOVES):

@@ -14,6 +14,9 @@ OPTION_SETS: dict[str, list[dict[str, object]]] = {
     ],
 }
 
+TWO_PLAYER = frozenset({"steps_duel"})
+"""Variants with no solver and no hints: two-player games (a match gives no hints)."""
+
 
 def config_id(key: str, options: dict[str, object]) -> str:
     """ "klondike", "steps:buffers=2,draw=3,recycles=3,retrieval=True"."""
@@ -25,6 +28,11 @@ def config_id(key: str, options: dict[str, object]) -> str:
 def configs() -> list[tuple[str, dict[str, object]]]:
     """(variant key, options) for every registered variant and each of its option sets."""
     return [(key, options) for key in variant_keys() for options in OPTION_SETS.get(key, [{}])]
+
+
+def hinted_configs() -> list[tuple[str, dict[str, object]]]:
+    """The configurations of the variants that hints serve."""
+    return [(key, options) for key, options in configs() if key not in TWO_PLAYER]
 
 
 def check_option_sets() -> None:
