@@ -5,15 +5,12 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
-from ..cards import SUITS, card_of, is_card
+from ..cards import SUITS, card_of
 from ..errors import EngineError
-from ..klondike_family import run_length
 from ..layouts import deal_seven_piles
 from ..notation import DRAW, PASS, RECYCLE, RESERVE_PLACES, TRANSFER, Move, format_move
 from ..records import (
-    check_snapshot,
     is_count,
-    load_cards,
     misfit,
     record_card,
     record_cards,
@@ -22,7 +19,7 @@ from ..records import (
 from ..registry import register
 from ..rng import shuffled_double_deck
 from ..steps.ledger import move_points
-from ..tableau import PILE_INDEX, Pile, load_tableau, tableau_dump, tableau_view
+from ..tableau import PILE_INDEX, Pile, tableau_view
 from ..variant import LOST, WON, Json, Step, Variant
 from .moves import (
     PASS_MOVE,
@@ -34,17 +31,14 @@ from .moves import (
 from .state import (
     CARDS_PER_DRAW,
     FULL_PILLARS,
-    KING,
     PASSES_TO_END,
     RECYCLES,
-    SEATS,
     STAGNATION_MOVES,
     DuelState,
-    check_twice,
-    pillar_cards,
     pillar_name,
     validate_double_deck,
 )
+from .storage import dump_state, load_state
 
 BUILT, PASSED, LOCKED_OUT, STAGNATED = "built", "passes", "lockout", "stagnation"
 END_REASONS = {
@@ -58,19 +52,6 @@ END_REASONS = {
         f"Stagnation: {STAGNATION_MOVES} moves in a row put no card on a pillar, turned no "
         "card up, took no waste card and drew nothing."
     ),
-}
-_SNAPSHOT_KEYS = {
-    "variant",
-    "tableau",
-    "pillars",
-    "stock",
-    "waste",
-    "reserves",
-    "recycles",
-    "seat",
-    "scores",
-    "passes",
-    "idle",
 }
 
 
@@ -254,13 +235,18 @@ class StepsDuel(Variant[DuelState]):
     def tap(self, state: DuelState, source: str, count: int = 1) -> Move | None:
         """A single card to the first pillar that takes it, else the unit onto the first
         pile from the left that takes it; a tap never fills a slot."""
+        if self.is_over(state):
+            return None
         for move in board_moves(state):
             if move.src == source and move.count == count and move.dst not in RESERVE_PLACES:
                 return move
         return None
 
     def tap_refusal(self, state: DuelState, source: str, count: int = 1) -> str:
-        return f"Nothing takes the top {count} card(s) of {source} now"
+        if self.is_over(state):
+            return "The game is over: nothing moves any more"
+        cards = "card" if count == 1 else f"{count} cards"
+        return f"No pillar and no pile takes the top {cards} of {source} now"
 
     def auto_complete(self, state: DuelState) -> list[Move]:
         """Not offered: every move is a turn."""
@@ -326,65 +312,10 @@ class StepsDuel(Variant[DuelState]):
         )
 
     def dump(self, state: DuelState) -> Json:
-        return {
-            "variant": self.key,
-            "tableau": tableau_dump(state.tableau),
-            "pillars": list(state.pillars),
-            "stock": list(state.stock),
-            "waste": list(state.waste),
-            "reserves": list(state.reserves),
-            "recycles": state.recycles,
-            "seat": state.seat,
-            "scores": list(state.scores),
-            "passes": state.passes,
-            "idle": state.idle,
-        }
+        return dump_state(state, key=self.key)
 
     def load(self, data: Mapping[str, Any]) -> DuelState:
-        data = check_snapshot(data, self.name, self.key, _SNAPSHOT_KEYS)
-        tableau = load_tableau(data["tableau"], _valid_up)
-        pillars = _load_pillars(data["pillars"])
-        reserves = _load_reserves(data["reserves"])
-        stock = load_cards(data["stock"], "the stock")
-        waste = load_cards(data["waste"], "the waste")
-        recycles, seat, passes, idle = (data[key] for key in ("recycles", "seat", "passes", "idle"))
-        if not is_count(recycles) or recycles > RECYCLES:
-            raise EngineError(f"The recycle count must be a whole number from 0 to {RECYCLES}")
-        if seat not in (0, 1) or isinstance(seat, bool):
-            raise EngineError("The seat to move must be 0 or 1")
-        if not is_count(passes) or passes > PASSES_TO_END:
-            raise EngineError(
-                f"The passes in a row must be a whole number from 0 to {PASSES_TO_END}"
-            )
-        if not is_count(idle) or idle > STAGNATION_MOVES:
-            raise EngineError(
-                f"The moves without progress must be a whole number from 0 to {STAGNATION_MOVES}"
-            )
-        scores = data["scores"]
-        # Scores follow from the moves played, which a snapshot does not hold: only their
-        # form is checked.
-        if (
-            not isinstance(scores, list)
-            or len(scores) != SEATS
-            or not all(isinstance(score, int) and not isinstance(score, bool) for score in scores)
-        ):
-            raise EngineError("The scores must be a list of two whole numbers, seat 0 first")
-        cards = [card for pile in tableau for card in pile.down + pile.up]
-        cards += [*stock, *waste, *pillar_cards(pillars)]
-        cards += [card for card in reserves if card is not None]
-        check_twice(cards, "A Steps Duel snapshot")
-        return DuelState(
-            tableau=tableau,
-            pillars=pillars,
-            stock=stock,
-            waste=waste,
-            reserves=reserves,
-            recycles=recycles,
-            seat=seat,
-            scores=tuple(scores),
-            passes=passes,
-            idle=idle,
-        )
+        return load_state(data, name=self.name, key=self.key)
 
 
 @lru_cache(maxsize=1024)
@@ -451,31 +382,3 @@ def _record_count(record: Mapping[str, Any], key: str) -> int:
     if not isinstance(value, int) or not is_count(value):
         raise misfit()
     return value
-
-
-def _valid_up(up: tuple[str, ...]) -> str | None:
-    return None if run_length(up) == len(up) else "are not a valid sequence"
-
-
-def _load_pillars(value: object) -> tuple[int, ...]:
-    if (
-        not isinstance(value, list)
-        or len(value) != len(FULL_PILLARS)
-        or not all(is_count(height) and height <= KING for height in value)
-    ):
-        raise EngineError(
-            "The pillars must be 8 heights from 0 to 13, in order S1, S2, H1, H2, D1, D2, C1, C2"
-        )
-    if any(value[first] < value[first + 1] for first in range(0, len(value), 2)):
-        raise EngineError("A suit's first pillar is never lower than its second")
-    return tuple(value)
-
-
-def _load_reserves(value: object) -> tuple[str | None, ...]:
-    if (
-        not isinstance(value, list)
-        or len(value) != len(RESERVE_PLACES)
-        or not all(card is None or is_card(card) for card in value)
-    ):
-        raise EngineError("The reserves must be a list of 4 slots, each a card code or null")
-    return tuple(value)
