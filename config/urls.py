@@ -18,5 +18,6 @@ urlpatterns = [
     path("achievements/", include("achievements.urls")),
     path("", include("games.urls")),
     path("", include("leaderboards.urls")),
+    path("", include("matches.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -18,6 +18,7 @@ class Game(models.Model):
 
         CASUAL = "casual", "Casual"
         DAILY = "daily", "Daily deal"
+        MATCH = "match", "Match"
 
     class Status(models.TextChoices):
         ACTIVE = "active", "In progress"

@@ -84,6 +84,7 @@ class Board:
     """Whether the deal came from the pool of certified winnable deals (games.services.pool)."""
     hints_used: int = 0
     track: str = Game.Track.CASUAL
+    track_ref: str = ""
     is_ranked: bool = False
     moves: tuple[str, ...] = ()
     """The moves played, in the notation (an undone move is taken off)."""
@@ -233,6 +234,7 @@ def game_board(
         certified_winnable=game.certified_seed_id is not None,
         hints_used=game.hints_used,
         track=game.track,
+        track_ref=game.track_ref,
         is_ranked=game.is_ranked,
         moves=tuple(game.move_log),
         started_at=game.started_at,

@@ -9,6 +9,7 @@ abandons, resumes or hands over the track's active game by it.
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from types import MappingProxyType
 from typing import Any
 
@@ -28,6 +29,9 @@ class Track:
     """Whether the game's result goes on the leaderboards (a daily deal's first attempt)."""
     time_limit_seconds: int | None = None
     """A clock the track sets on its games (games.clock), whatever the rules say."""
+    starts_at: datetime | None = None
+    """When the game's clock starts (the deal's moment when None): a match deals its
+    seats one after another, and their clocks start, and run out, together."""
 
     def __post_init__(self) -> None:
         if self.kind not in Game.Track.values:

@@ -142,10 +142,12 @@ def restart(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpResponse:
         if active is not None:
             return _render_board(request, game, confirm_restart=True)
     try:
-        game = services.game_restart(game_id=game_id, player=request.user)
+        restarted = services.game_restart(game_id=game_id, player=request.user)
     except Game.DoesNotExist as missing:
         raise Http404("No such game") from missing
-    return _go_to_game(request, game)
+    except GameActionError as refusal:
+        return _refused(request, game, refusal.message, 409)
+    return _go_to_game(request, restarted)
 
 
 def _go_to_game(request: HtmxHttpRequest, game: Game) -> HttpResponse:

@@ -13,7 +13,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from api.errors import ApiRefusal
+from api.errors import ApiRefusal, action_refusal
 from api.pagination import PAGE_PARAMETER, PageSerializer, page_envelope
 from api.serializers.actions import ConfirmSerializer, StartSerializer
 from api.serializers.catalogue import VariantSerializer, variant_description
@@ -26,6 +26,7 @@ from api.views.base import own_game, player_of, state_of, valid_data
 from core import params
 from games import selectors, services
 from games.engine import EngineError
+from games.errors import GameActionError
 from games.models import Game
 from games.specs import GameSpec, game_keys, game_spec, game_specs
 from games.tracks import casual_track
@@ -216,7 +217,7 @@ class GameDetailView(APIView):
 
 
 class RestartView(APIView):
-    refusals = ("not_found", "confirmation_required")
+    refusals = ("not_found", "confirmation_required", "illegal_move")
 
     @extend_schema(
         operation_id="game_restart",
@@ -245,4 +246,6 @@ class RestartView(APIView):
             restarted = services.game_restart(game_id=game_id, player=player_of(request))
         except Game.DoesNotExist as missing:
             raise ApiRefusal(code="not_found", message="No such game.") from missing
+        except GameActionError as refusal:
+            raise action_refusal(refusal, game=state_of(game)) from refusal
         return Response(state_of(restarted), status=201)

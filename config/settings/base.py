@@ -39,6 +39,8 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "t
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
+    # Daphne first: `runserver` then serves the ASGI application, its sockets included.
+    "daphne",
     # django.contrib.admin, whose site refuses unreadable values with a 400 (core/admin_site.py)
     "core.admin_site.ArenaAdminConfig",
     "django.contrib.auth",
@@ -51,6 +53,7 @@ INSTALLED_APPS = [
     "allauth.account",
     "allauth.headless",
     "rest_framework",
+    "channels",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_htmx",
@@ -117,6 +120,21 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
+# Live match updates (Django Channels): through Redis where there is one, so every
+# server process reaches every socket; in process memory in the embedded default.
+CHANNEL_LAYERS = {
+    "default": (
+        {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {
+                "hosts": [REDIS_URL],
+                "prefix": os.environ.get("CHANNEL_LAYER_PREFIX", "arena:ws"),
+            },
+        }
+        if REDIS_URL
+        else {"BACKEND": "channels.layers.InMemoryChannelLayer"}
+    )
+}
 LEADERBOARD_KEY_PREFIX = os.environ.get("LEADERBOARD_KEY_PREFIX", "arena:lb")
 
 if REDIS_URL:
@@ -295,6 +313,14 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "task": "leaderboards.tasks.daily_deals_create_task",
         "schedule": crontab(minute=0, hour=0),
     },
+    "matches-time-up": {
+        "task": "matches.tasks.matches_time_up_sweep_task",
+        "schedule": 30.0,
+    },
+    "matches-queue": {
+        "task": "matches.tasks.queue_pair_task",
+        "schedule": 5.0,
+    },
     "leaderboards-sync": {
         "task": "leaderboards.tasks.leaderboards_sync_task",
         "schedule": 60.0,
@@ -339,12 +365,28 @@ DAILY_CERTIFY_TIME_MS = int(os.environ.get("DAILY_CERTIFY_TIME_MS", "540000"))
 
 # Called inside the transaction that closes a game, with the game (the daily
 # result row must be written with the game it ranks).
-GAME_CLOSE_HOOKS: list[str] = ["leaderboards.services.result_record"]
+GAME_CLOSE_HOOKS: list[str] = [
+    "leaderboards.services.result_record",
+    "matches.services.match_game_closed",
+]
+# Run (with the game) inside every action's transaction, after its one write: a match
+# follows its seats' progress. A hook returns at once for a game not of its track.
+GAME_ACTION_HOOKS: list[str] = ["matches.services.match_game_acted"]
 # Tasks enqueued (with the game's id) when a game closes, in this order.
 GAME_CLOSED_TASKS: list[str] = [
     "achievements.tasks.achievements_evaluate_task",
     "reviews.tasks.game_review_task",
 ]
+
+# Tasks enqueued (with the match's id) when a match settles, in this order.
+MATCH_SETTLED_TASKS: list[str] = [
+    "matches.tasks.match_ratings_task",
+]
+# The quick-match queue (docs/matches.md): two players are paired when their ratings
+# are this close, and the window widens by this much for every 10 seconds waited.
+MATCH_QUEUE_WINDOW_START = 100.0
+MATCH_QUEUE_WINDOW_WIDENS_BY = 50.0
+MATCH_QUEUE_WINDOW_MAX = 800.0
 
 # Review of results (docs/review.md): the thresholds of the automatic flags.
 # Implausible speed: fewer seconds per action than this, over at least this many

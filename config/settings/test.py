@@ -6,7 +6,7 @@ from urllib.parse import urlsplit
 from django.core.exceptions import ImproperlyConfigured
 
 from .base import *  # noqa: F403
-from .base import CACHES, REDIS_URL, STORAGES
+from .base import CACHES, CHANNEL_LAYERS, REDIS_URL, STORAGES
 
 DEBUG = False
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
@@ -53,3 +53,9 @@ if REDIS_URL and XDIST_WORKER:
         },
     }
     LEADERBOARD_KEY_PREFIX = f"arena-test-{XDIST_WORKER}:lb"
+    CHANNEL_LAYERS = {
+        "default": {
+            **CHANNEL_LAYERS["default"],
+            "CONFIG": {"hosts": [REDIS_URL], "prefix": f"arena-test-{XDIST_WORKER}:ws"},
+        }
+    }

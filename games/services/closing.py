@@ -1,5 +1,7 @@
 """Closing a game: its final score is fixed, the close hooks run inside the
-transaction that closes it (settings.GAME_CLOSE_HOOKS: the daily result row),
+transaction that closes it (settings.GAME_CLOSE_HOOKS: the daily result row, a
+match's settlement; settings.GAME_ACTION_HOOKS run after every action: a match's
+progress),
 and once that commits the game goes to the tasks that follow a finish
 (settings.GAME_CLOSED_TASKS: achievements, the review). games knows neither
 hook nor task: the apps above it are named in settings, so the arrows point down."""
@@ -62,9 +64,12 @@ def _close_hooks(paths: tuple[str, ...]) -> tuple[CloseHook, ...]:
 
 
 def game_save_action(game: Game) -> None:
-    """Write what an action changed; a game the action closed runs the close hooks
-    now and its tasks after the commit."""
+    """Write what an action changed. The action hooks run now (a match follows its
+    seats' progress); a game the action closed runs the close hooks now and its tasks
+    after the commit."""
     game.save(update_fields=ACTION_FIELDS)
+    for action_hook in _close_hooks(tuple(settings.GAME_ACTION_HOOKS)):
+        action_hook(game=game)
     if not game.is_active:
         for hook in _close_hooks(tuple(settings.GAME_CLOSE_HOOKS)):
             hook(game=game)

@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from games.clock import clock_deadline, clock_tick
 from games.engine import get_variant, new_seed, shuffled_deck
+from games.errors import MoveRefused
 from games.models import Game
 from games.selectors import game_active_on_track
 from games.services.closing import closing_status, game_close, game_save_action
@@ -48,7 +49,7 @@ def game_start(
             seed, certified_seed_id = certified.seed, certified.pk
     seed = seed or new_seed()
     state = engine_variant.deal(shuffled_deck(seed), normalized)
-    now = timezone.now()
+    now = track.starts_at or timezone.now()
     abandoned: list[UUID] = []
     try:
         with transaction.atomic():
@@ -136,6 +137,8 @@ def game_restart(*, game_id: UUID, player: User) -> Game:
     """Deal the same cards again as a new game on the same track (practice, for a
     daily deal); the old one, if still active, is abandoned."""
     game = Game.objects.get(id=game_id, player=player)
+    if game.track == Game.Track.MATCH:
+        raise MoveRefused("A match's game is not restarted: every seat plays the deal once.")
     return game_start(
         player=player,
         variant=game.variant,

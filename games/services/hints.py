@@ -17,6 +17,7 @@ from django.contrib.auth.models import User
 from games.clock import clock_tick
 from games.engine import Variant
 from games.engine.hints import Hint, hint, hint_card_places
+from games.errors import MoveRefused
 from games.models import Game
 from games.services.actions import ActionOutcome, game_act
 
@@ -35,6 +36,9 @@ class HintOutcome:
     destination: str | None
 
 
+MATCH_HINT_MESSAGE = "A match is raced without hints: the solver would play for you."
+
+
 def game_hint(*, game_id: UUID, player: User, revision: int) -> HintOutcome:
     """Suggest a move for the player's game as it stands at ``revision`` and count the
     hint. GameClosed on a finished game, StaleAction on an older board; another
@@ -42,6 +46,8 @@ def game_hint(*, game_id: UUID, player: User, revision: int) -> HintOutcome:
     answers: list[tuple[Hint, str | None, str | None]] = []
 
     def ask(game: Game, variant: Variant[Any], now: datetime) -> ActionOutcome:
+        if game.track == Game.Track.MATCH:
+            raise MoveRefused(MATCH_HINT_MESSAGE)
         state = variant.load(game.state)
         suggested = hint(variant, state)
         places: tuple[str | None, str | None] = (None, None)

@@ -35,11 +35,13 @@ from hypothesis import strategies as st
 from accounts.models import Profile
 from achievements.models import Award
 from games import services
-from games.engine import variant_keys
 from games.models import Game
+from games.specs import game_keys
 from leaderboards.periods import today_utc
 from leaderboards.services import daily_deal_play, daily_deals_ensure
+from matches.modes import match_mode_keys
 from reviews.models import AuditEntry
+from tests.matches.helpers import sprint
 from tests.reviews.conftest import ensure_reviewers_group
 
 # Each project pattern gets this many examples, each pattern of allauth or the
@@ -397,8 +399,10 @@ def _seed(make_user) -> Seeded:
         deals = daily_deals_ensure(day=today_utc())
         ranked = daily_deal_play(player=player, deal=deals[0])
         services.game_finish(game_id=ranked.id, player=player, revision=0)
-        active = [services.game_start(player=player, variant=key) for key in variant_keys()]
+        active = [services.game_start(player=player, variant=key) for key in game_keys()]
         theirs = services.game_start(player=other, variant="klondike")
+        racing = sprint(player, other)
+        waiting = sprint(other, start=False)
     sessions = {}
     for identity, user in (("player", player), ("reviewer", reviewer), ("superuser", superuser)):
         client = Client()
@@ -420,7 +424,7 @@ def _seed(make_user) -> Seeded:
             "id": [str(player.pk), str(superuser.pk)],
             "username": ["alice", "ALICE", "bob", "rita"],
             "day": [today.isoformat(), (today - timedelta(days=1)).isoformat(), "2000-01-01"],
-            "variant": [deals[0].variant, *variant_keys(), "nope"],
+            "variant": [deals[0].variant, *game_keys(), "nope"],
             # Game's first: its primary key is a UUID that "1" is not.
             "content_type_id": [
                 str(ContentType.objects.get_for_model(Game).pk),
@@ -428,6 +432,8 @@ def _seed(make_user) -> Seeded:
             ],
             "app_label": ["games", "reviews", "auth"],
             "url": ["games/", "nope/"],
+            "match_id": [str(racing.id), str(waiting.id)],
+            "mode": [*match_mode_keys(), "nope"],
         },
         by_converter={"uuid": [str(ranked.id)], "int": ["1"], "str": ["alice"]},
         sessions=sessions,

@@ -1,0 +1,58 @@
+"""Writes on matches: the lobby (making, joining, leaving, starting, rematches), the
+quick-match queue, following the seats' games and settling, the ratings, and the
+review's hold."""
+
+from matches.services.lobby import (
+    match_create,
+    match_join,
+    match_leave,
+    match_mode_require,
+    match_rematch,
+    match_start,
+    mode_is_open,
+    points_table_current,
+    points_table_for,
+)
+from matches.services.points import points_table_publish
+from matches.services.queue import (
+    queue_join,
+    queue_leave,
+    queue_pair,
+    queue_pair_all,
+    queue_pair_all_if_embedded,
+)
+from matches.services.ratings import match_ratings_apply, ratings_recompute
+from matches.services.review import match_review_changed
+from matches.services.settle import (
+    match_close_if_time_up,
+    match_game_acted,
+    match_game_closed,
+    match_settle,
+    matches_close_expired,
+)
+
+__all__ = [
+    "match_close_if_time_up",
+    "match_create",
+    "match_game_acted",
+    "match_game_closed",
+    "match_join",
+    "match_leave",
+    "match_mode_require",
+    "match_ratings_apply",
+    "match_rematch",
+    "match_review_changed",
+    "match_settle",
+    "match_start",
+    "matches_close_expired",
+    "mode_is_open",
+    "points_table_current",
+    "points_table_for",
+    "points_table_publish",
+    "queue_join",
+    "queue_leave",
+    "queue_pair",
+    "queue_pair_all",
+    "queue_pair_all_if_embedded",
+    "ratings_recompute",
+]

@@ -1,0 +1,32 @@
+"""The review's word on a match's game: a match with a game under review or voided is
+held off the ratings, and the ratings of its mode are recomputed when that changes."""
+
+from functools import partial
+from uuid import UUID
+
+from django.db import transaction
+
+from games.models import Game
+from matches.models import Match
+from matches.tasks import ratings_recompute_task
+
+
+def match_review_changed(*, game_id: UUID) -> bool:
+    """After the review held, voided or cleared a game: whether its match's hold
+    changed (then its mode's ratings are recomputed once the change commits)."""
+    game = Game.objects.filter(id=game_id, track=Game.Track.MATCH).only("track_ref").first()
+    if game is None:
+        return False
+    with transaction.atomic():
+        match = Match.objects.select_for_update().filter(id=game.track_ref).first()
+        if match is None or match.status != Match.Status.FINISHED:
+            return False
+        held = Game.objects.filter(
+            track=Game.Track.MATCH, track_ref=game.track_ref, in_figures=False
+        ).exists()
+        if held == match.held:
+            return False
+        match.held = held
+        match.save(update_fields=["held"])
+        transaction.on_commit(partial(ratings_recompute_task.delay, match.mode))
+    return True
