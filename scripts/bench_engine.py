@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from games.engine import get_variant, shuffled_deck, variant_keys
+from games.engine import get_variant, variant_keys
 
 
 def bench(key: str, games: int, max_moves: int, seed: str, options: dict[str, object]) -> None:
@@ -36,7 +36,7 @@ def bench(key: str, games: int, max_moves: int, seed: str, options: dict[str, ob
     outcomes: dict[str, int] = {}
     started = time.perf_counter()
     for number in range(games):
-        state = variant.deal(shuffled_deck(f"{seed}-{number}"), options)
+        state = variant.deal(variant.deck_of_seed(f"{seed}-{number}"), options)
         for _ in range(max_moves):
             move_started = time.perf_counter()
             moves = variant.legal_moves(state)

@@ -11,9 +11,9 @@ from django.urls import reverse
 
 from accounts.services import profile_update
 from achievements.tasks import achievements_evaluate_task
-from games.engine import variant_keys
 from games.models import Game
 from games.services import game_start
+from games.specs import game_keys
 from leaderboards.periods import today_utc
 from players.charts import ResultPoint, score_chart
 from players.selectors import profile_for_username, win_streaks
@@ -84,7 +84,7 @@ def test_statistics_per_game_and_overall(client, history):
     assert table_row(html, "spike") == [
         "Spike", "2", "1", "50%", "5400", "4:00", "87", "0", "1",
     ]  # fmt: skip
-    for key in set(variant_keys()) - {"klondike", "spike"}:
+    for key in set(game_keys()) - {"klondike", "spike"}:
         assert table_row(html, key)[1:] == ["0", "0", "0%", DASH, DASH, "0", "0", "0"]
     assert table_row(html, "overall") == [
         "Overall", "11", "7", "64%", "5400", "1:35", "379", "0", "4",
