@@ -8,7 +8,7 @@ progress, and the higher score wins.
 
 The variant is in ``variant`` (with the platform's calls: ``seat_to_move``,
 ``seat_scores``, ``is_over``, ``end_reason``, ``winner``, ``pass_move``), the state and
-the pillars in ``state``, the board's moves in ``moves``.
+the pillars in ``state``, the board's moves in ``moves``, the snapshot in ``storage``.
 """
 
 from .moves import PASS_MOVE, is_progress
