@@ -18,11 +18,12 @@ A member sets or overrides public hooks only (docs/engine.md#the-klondike-family
   ``undo_transfer_extra(...)``: places the member adds (Steps' reserve slots and
   foundation retrieval), the moves that use them and how they are made and undone;
 - ``tally(state, move, revealed)``, ``untally(state, move, record)``: the member's own
-  running figures of a move (Steps' action points and reserve uses), and their undo;
+  running figures of a move (Steps' action points and reserve uses, Klondike's points
+  table), and their undo;
 - ``is_lost(state)``, ``lost_reason``, ``is_productive(step)``,
   ``leaves_lost_position(move)``: members that end a stuck game (Kingsley, Steps);
-- ``held_cards(state)``, ``extra_snapshot_keys``, ``dump_extra(state)``,
-  ``load_extra(...)``: the member's part of the snapshot;
+- ``held_cards(state)``, ``extra_snapshot_keys``, ``optional_snapshot_keys``,
+  ``dump_extra(state)``, ``load_extra(...)``: the member's part of the snapshot;
 - ``emits_end_events``: whether Steps carry "won" and "lost" events.
 - ``foundation_candidates(state)``: the cards that could go up by themselves, for
   ``safe_foundation_moves`` (Steps adds its reserve slots).
@@ -299,6 +300,9 @@ class KlondikeFamily(Variant[S]):
     """One sentence saying why a lost game is lost (members that can lose)."""
     extra_snapshot_keys: ClassVar[frozenset[str]] = frozenset()
     """The member's own snapshot keys, beside variant, tableau, foundations, stock, waste."""
+    optional_snapshot_keys: ClassVar[frozenset[str]] = frozenset()
+    """The member's snapshot keys that only some games have (Klondike's points table), so
+    that the snapshots of the games without them stay as they were."""
     extra_places: ClassVar[frozenset[str]] = frozenset()
     """Places of the notation the member adds (Steps: r1-r4, and fS-fC as sources): a
     transfer from or to one of them is the member's (``transfer_extra``)."""
@@ -872,6 +876,8 @@ class KlondikeFamily(Variant[S]):
 
     def load(self, data: Mapping[str, Any]) -> S:
         keys = {"variant", "tableau", "foundations", "stock", "waste", *self.extra_snapshot_keys}
+        if isinstance(data, Mapping):
+            keys.update(key for key in self.optional_snapshot_keys if key in data)
         data = check_snapshot(data, self.name, self.key, keys)
         tableau = load_tableau(data["tableau"], _valid_up)
         foundations = _load_foundations(data["foundations"])
