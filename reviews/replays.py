@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from games.engine import EngineError, Variant, shuffled_deck
+from games.engine import EngineError, Variant
 from games.models import Game
 from games.variants import game_variant
 from leaderboards.models import Result
@@ -57,7 +57,9 @@ def replay_game(game: Game, *, upto: int | None = None) -> ReplayRun:
     `upto` of them, or all). A refused move stops the replay there."""
     try:
         variant = game_variant(game)
-        state = variant.deal(shuffled_deck(game.seed), variant.normalize_options(game.options))
+        state = variant.deal(
+            variant.deck_of_seed(game.seed), variant.normalize_options(game.options)
+        )
     except EngineError as error:
         raise UnplayableGame(str(error)) from error
     moves = list(game.move_log if upto is None else game.move_log[: max(0, upto)])

@@ -33,6 +33,7 @@ from games.specs import game_spec
 from leaderboards.models import DailyDeal, Result
 from leaderboards.selectors import daily_deal_id_of, daily_deal_of
 from leaderboards.services import result_listing_set
+from matches.services import match_review_changed
 from reviews import rules
 from reviews.models import AuditEntry, Flag, GameReview, Verification
 from reviews.replays import (
@@ -582,14 +583,17 @@ def _raise_flag(
 
 def _sync_state(game: Game, review: GameReview) -> None:
     """The review state follows the flags (a void stands until restored), and
-    the result is listed, and counted in the player's own figures, exactly when
-    the game is clear."""
+    the result is listed, and counted in the player's own figures (and a match's
+    game in its match's ratings), exactly when the game is clear."""
     if review.state != GameReview.State.VOIDED:
         open_flags = Flag.objects.filter(game=game, status=Flag.Status.OPEN).exists()
         review.state = GameReview.State.UNDER_REVIEW if open_flags else GameReview.State.CLEAR
     review.save()
     listed = review.state == GameReview.State.CLEAR
     game_figures_set(game_id=game.id, counted=listed)
+    if game.track == Game.Track.MATCH:
+        # A match with a game held or voided is off the ratings (matches.services.review).
+        match_review_changed(game_id=game.id)
     deal_id = daily_deal_id_of(game)
     if result_listing_set(game_id=game.id, listed=listed) and deal_id is not None:
         transaction.on_commit(partial(_enqueue_period_tables, deal_id=deal_id))

@@ -8,7 +8,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games.clock import clock_deadline, clock_tick
-from games.engine import get_variant, new_seed, shuffled_deck
+from games.engine import get_variant, new_seed
 from games.errors import MoveRefused
 from games.models import Game
 from games.selectors import game_active_on_track
@@ -48,7 +48,7 @@ def game_start(
         if certified is not None:
             seed, certified_seed_id = certified.seed, certified.pk
     seed = seed or new_seed()
-    state = engine_variant.deal(shuffled_deck(seed), normalized)
+    state = engine_variant.deal(engine_variant.deck_of_seed(seed), normalized)
     now = track.starts_at or timezone.now()
     abandoned: list[UUID] = []
     try:

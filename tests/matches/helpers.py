@@ -14,9 +14,10 @@ def sprint(*players, start: bool = True) -> Match:
     match = services.match_create(player=players[0], mode="steps_sprint")
     for player in players[1:]:
         services.match_join(player=player, match_id=match.id)
-    if start:
-        services.match_start(player=players[0], match_id=match.id)
     match.refresh_from_db()
+    if start and match.status == Match.Status.OPEN:  # four seats start by themselves
+        services.match_start(player=players[0], match_id=match.id)
+        match.refresh_from_db()
     return match
 
 

@@ -1,0 +1,83 @@
+"""Quick match: players of close ratings are paired at once; the window widens with
+the time waited; nobody is paired twice; leaving the queue."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from matches import services
+from matches.models import Match, QueueEntry, Rating
+from matches.services.queue import rating_window
+
+pytestmark = pytest.mark.django_db
+
+
+def rated(user, rating: float) -> None:
+    Rating.objects.create(
+        player=user, mode="steps_sprint", rating=rating, deviation=80, volatility=0.06
+    )
+
+
+def test_two_players_of_close_ratings_are_paired_at_once(player, make_user):
+    bob = make_user("bob")
+    assert services.queue_join(player=player, mode="steps_sprint") is None
+    match = services.queue_join(player=bob, mode="steps_sprint")
+    assert match is not None
+    assert match.status == Match.Status.RUNNING
+    assert {seat.player for seat in match.seats.all()} == {player, bob}
+    assert not QueueEntry.objects.exists()
+
+
+def test_far_ratings_wait_until_the_window_has_widened(player, make_user):
+    bob = make_user("bob")
+    rated(player, 1500)
+    rated(bob, 1800)
+    services.queue_join(player=player, mode="steps_sprint")
+    assert services.queue_join(player=bob, mode="steps_sprint") is None
+    assert QueueEntry.objects.count() == 2
+    # 300 apart: paired once the one who waited longest has waited 40 s (100 + 4 × 50).
+    assert (
+        services.queue_pair(mode="steps_sprint", now=timezone.now() + timedelta(seconds=30)) == {}
+    )
+    made = services.queue_pair(mode="steps_sprint", now=timezone.now() + timedelta(seconds=41))
+    assert set(made) == {player.pk, bob.pk}
+    assert not QueueEntry.objects.exists()
+
+
+def test_the_window_widens_every_ten_seconds_up_to_its_cap():
+    assert rating_window(waited_seconds=0) == 100
+    assert rating_window(waited_seconds=9.9) == 100
+    assert rating_window(waited_seconds=10) == 150
+    assert rating_window(waited_seconds=10_000) == 800
+
+
+def test_the_closest_rating_is_paired_first(player, make_user):
+    near, far = make_user("near"), make_user("far")
+    rated(player, 1500)
+    rated(near, 1540)
+    rated(far, 1590)
+    for user in (player, far, near):
+        QueueEntry.objects.create(
+            player=user,
+            mode="steps_sprint",
+            rating=Rating.objects.get(player=user).rating,
+            joined_at=timezone.now(),
+        )
+    made = services.queue_pair(mode="steps_sprint")
+    assert made[player.pk] == made[near.pk]
+    assert far.pk not in made
+    assert QueueEntry.objects.get().player == far
+
+
+def test_leaving_the_queue(player):
+    services.queue_join(player=player, mode="steps_sprint")
+    assert services.queue_leave(player=player, mode="steps_sprint")
+    assert not services.queue_leave(player=player, mode="steps_sprint")
+    assert not QueueEntry.objects.exists()
+
+
+def test_joining_twice_waits_once(player):
+    services.queue_join(player=player, mode="steps_sprint")
+    services.queue_join(player=player, mode="steps_sprint")
+    assert QueueEntry.objects.count() == 1
