@@ -36,7 +36,7 @@ def test_far_ratings_wait_until_the_window_has_widened(player, make_user):
     services.queue_join(player=player, mode="steps_sprint")
     assert services.queue_join(player=bob, mode="steps_sprint") is None
     assert QueueEntry.objects.count() == 2
-    # 300 apart: paired once the one who waited longest has waited 40 s (100 + 4 × 50).
+    # 300 apart: paired once the one who waited longest has waited 40 s (100 + 4 times 50).
     assert (
         services.queue_pair(mode="steps_sprint", now=timezone.now() + timedelta(seconds=30)) == {}
     )
