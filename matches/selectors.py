@@ -210,14 +210,22 @@ def player_ratings(*, player: AbstractBaseUser) -> list[RatingView]:
     return [_rating_view(row) for row in Rating.objects.filter(player_id=player.pk)]
 
 
-def player_rating_history(*, player: AbstractBaseUser, mode: str) -> list[tuple[datetime, int]]:
-    """The player's rating after each rated match of the mode, oldest first."""
-    return [
-        (change.at, round(change.rating))
-        for change in RatingChange.objects.filter(player_id=player.pk, mode=mode).only(
-            "at", "rating"
-        )
-    ]
+def player_rating_history(
+    *, player: AbstractBaseUser, mode: str
+) -> list[tuple[datetime, int, bool]]:
+    """The player's rating after each rated match of the mode, oldest first, and
+    whether the match was won."""
+    changes = list(
+        RatingChange.objects.filter(player_id=player.pk, mode=mode).only("at", "rating", "match")
+    )
+    won = set(
+        Seat.objects.filter(
+            player_id=player.pk,
+            match_id__in=[change.match_id for change in changes],
+            outcome=Seat.Outcome.WIN,
+        ).values_list("match_id", flat=True)
+    )
+    return [(change.at, round(change.rating), change.match_id in won) for change in changes]
 
 
 @dataclass(frozen=True)

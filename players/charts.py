@@ -53,6 +53,9 @@ class ScoreChart:
     low_y: float
     zero_y: float | None
     won: int
+    measure: str = "Final scores"
+    """What the line is, for its description: final scores, or a rating."""
+    items: str = "closed {name} games"
     width: int = WIDTH
     height: int = HEIGHT
     left: int = LEFT
@@ -71,9 +74,11 @@ class ScoreChart:
     def summary(self) -> str:
         """The chart in a sentence, for its <desc>."""
         count = len(self.points)
-        games = "game" if count == 1 else "games"
+        items = self.items.format(name=self.name)
+        if count == 1:
+            items = items.removesuffix("s")
         return (
-            f"Final scores of the last {count} closed {self.name} {games}, oldest first, "
+            f"{self.measure} of the last {count} {items}, oldest first, "
             f"from {self.first.finished_at:%d %b %Y} to {self.last.finished_at:%d %b %Y}: "
             f"highest {self.high}, lowest {self.low}, {self.won} won."
         )
@@ -83,8 +88,16 @@ def _round(value: float) -> float:
     return round(value, 1)
 
 
-def score_chart(*, key: str, name: str, results: Sequence[ResultPoint]) -> ScoreChart | None:
-    """The chart of these results (oldest first), or None when there are none."""
+def score_chart(
+    *,
+    key: str,
+    name: str,
+    results: Sequence[ResultPoint],
+    measure: str = "Final scores",
+    items: str = "closed {name} games",
+) -> ScoreChart | None:
+    """The chart of these results (oldest first), or None when there are none. A
+    rating's chart says so (`measure`, `items`); `won` marks a point that went up."""
     if not results:
         return None
     scores = [result.score for result in results]
@@ -118,4 +131,6 @@ def score_chart(*, key: str, name: str, results: Sequence[ResultPoint]) -> Score
         low_y=y_of(low),
         zero_y=y_of(0) if low < 0 < high else None,
         won=sum(result.won for result in results),
+        measure=measure,
+        items=items,
     )

@@ -3,7 +3,7 @@ results and the daily calendar. Views and templates get these dataclasses, never
 a query."""
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
@@ -15,6 +15,14 @@ from games.selectors import GameStats, game_stats_for_player
 from games.specs import game_specs
 from leaderboards.periods import today_utc
 from leaderboards.selectors import CalendarDay, daily_calendar, daily_streak
+from matches.models import Seat
+from matches.modes import match_mode
+from matches.selectors import (
+    RatingView,
+    match_history_for_player,
+    player_rating_history,
+    player_ratings,
+)
 from players.charts import ResultPoint, ScoreChart, score_chart
 
 CHART_GAMES = 30
@@ -60,6 +68,10 @@ class ProfilePage:
     badges: list[Badge]
     charts: list[ScoreChart]
     calendar: DailyCalendar | None
+    ratings: list[RatingView] = field(default_factory=list)
+    """The player's rating in each match mode played (matches.selectors)."""
+    rating_charts: list[ScoreChart] = field(default_factory=list)
+    recent_matches: list[Seat] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -164,6 +176,28 @@ def player_score_charts(*, player: User, games: int = CHART_GAMES) -> list[Score
     return charts
 
 
+RECENT_MATCHES = 10
+
+
+def player_rating_charts(*, player: User, ratings: list[RatingView]) -> list[ScoreChart]:
+    """A chart per match mode the player is rated in: the rating after each match."""
+    charts = []
+    for rating in ratings:
+        history = player_rating_history(player=player, mode=rating.mode)[-CHART_GAMES:]
+        points = [ResultPoint(finished_at=at, score=value, won=won) for at, value, won in history]
+        mode = match_mode(rating.mode)
+        chart = score_chart(
+            key=f"rating-{rating.mode}",
+            name=mode.name if mode else rating.mode,
+            results=points,
+            measure="Ratings after each",
+            items="rated {name} matches",
+        )
+        if chart is not None:
+            charts.append(chart)
+    return charts
+
+
 def _next_month(month: date) -> date:
     return (month.replace(day=28) + timedelta(days=4)).replace(day=1)
 
@@ -207,11 +241,17 @@ def profile_for_username(
     badges: list[Badge] = []
     charts: list[ScoreChart] = []
     calendar: DailyCalendar | None = None
+    ratings: list[RatingView] = []
+    rating_charts: list[ScoreChart] = []
+    recent_matches: list[Seat] = []
     if stats_visible:
         rows, overall = player_stats_rows(player=user)
         badges = badges_for_player(player=user)
         charts = player_score_charts(player=user)
         calendar = player_daily_calendar(player=user, month=month, today=today or today_utc())
+        ratings = player_ratings(player=user)
+        rating_charts = player_rating_charts(player=user, ratings=ratings)
+        recent_matches = list(match_history_for_player(player=user)[:RECENT_MATCHES])
     return ProfilePage(
         username=user.get_username(),
         member_since=user.date_joined,
@@ -223,4 +263,7 @@ def profile_for_username(
         badges=badges,
         charts=charts,
         calendar=calendar,
+        ratings=ratings,
+        rating_charts=rating_charts,
+        recent_matches=recent_matches,
     )
