@@ -39,6 +39,7 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
         409,
         "The action would end a game in progress: send it again with confirm=true.",
     ),
+    "match_refused": (409, "The match refused that: the message says why; nothing changed."),
     "illegal_move": (422, "The rules refuse that action on this board (the message says why)."),
     "throttled": (429, "Too many requests: wait the seconds Retry-After says."),
 }

@@ -6,7 +6,7 @@ from allauth.headless.urls import build_urlpatterns
 from django.urls import URLPattern, URLResolver, include, path, re_path
 from drf_spectacular.views import SpectacularAPIView
 
-from api.views import actions, daily, docs, games, me, password_reset, players, unknown
+from api.views import actions, daily, docs, games, matches, me, password_reset, players, unknown
 
 app_name = "api"
 
@@ -21,6 +21,7 @@ def _headless_app_patterns() -> list[URLPattern | URLResolver]:
 
 
 game = "games/<uuid:game_id>"
+match = "matches/<uuid:match_id>"
 
 # allauth routes its phone endpoints whatever the settings, and where no login has a
 # phone (ACCOUNT_SIGNUP_FIELDS names none) its adapter raises on them, a 500: here they
@@ -65,6 +66,20 @@ urlpatterns = [
         name="period_leaderboard",
     ),
     path("players/<str:username>", players.PlayerView.as_view(), name="player"),
+    path(
+        "players/<str:username>/matches",
+        matches.PlayerMatchesView.as_view(),
+        name="player_matches",
+    ),
+    path("matches", matches.MatchCollectionView.as_view(), name="matches"),
+    path("matches/modes", matches.MatchModeListView.as_view(), name="match_modes"),
+    path("matches/queue/<slug:mode>", matches.QueueView.as_view(), name="match_queue"),
+    path("matches/ratings/<slug:mode>", matches.RatingsView.as_view(), name="match_ratings"),
+    path(match, matches.MatchDetailView.as_view(), name="match"),
+    path(f"{match}/join", matches.MatchJoinView.as_view(), name="match_join"),
+    path(f"{match}/leave", matches.MatchLeaveView.as_view(), name="match_leave"),
+    path(f"{match}/start", matches.MatchStartView.as_view(), name="match_start"),
+    path(f"{match}/rematch", matches.MatchRematchView.as_view(), name="match_rematch"),
 ]
 
 # Last: any other path under /api/v1/ is the API's own 404 (api/views/unknown.py).

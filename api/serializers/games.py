@@ -2,6 +2,7 @@
 
 from typing import Any
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games.models import Game
@@ -33,6 +34,9 @@ class GameStateSerializer(serializers.Serializer[Board]):
     )
     can_undo = serializers.BooleanField()
     track = serializers.ChoiceField(choices=Game.Track.choices)
+    match_id = serializers.SerializerMethodField(
+        help_text="A match seat's game: its match (GET /matches/{id}); null for any other."
+    )
     is_ranked = serializers.BooleanField(help_text="A daily deal's first attempt: the one ranked.")
     is_practice_restart = serializers.BooleanField()
     daily_label = serializers.CharField(allow_null=True)
@@ -53,6 +57,10 @@ class GameStateSerializer(serializers.Serializer[Board]):
     started_at = serializers.DateTimeField()
     last_action_at = serializers.DateTimeField()
     finished_at = serializers.DateTimeField(allow_null=True)
+
+    @extend_schema_field(serializers.UUIDField(allow_null=True))
+    def get_match_id(self, board: Board) -> str | None:
+        return board.track_ref if board.track == Game.Track.MATCH else None
 
 
 def game_state(board: Board) -> dict[str, Any]:

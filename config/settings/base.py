@@ -275,7 +275,11 @@ SPECTACULAR_SETTINGS = {
     "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
     "SERVE_AUTHENTICATION": [],
     "COMPONENT_SPLIT_REQUEST": True,
-    "ENUM_NAME_OVERRIDES": {},
+    # A match's status beside a game's: both fields are called "status".
+    "ENUM_NAME_OVERRIDES": {
+        "StatusEnum": "games.models.Game.Status",
+        "MatchStatusEnum": "matches.models.Match.Status",
+    },
     # allauth's own OpenAPI description of its headless endpoints joins ours.
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

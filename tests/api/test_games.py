@@ -32,6 +32,7 @@ STATE_FIELDS = {
     "remaining_seconds",
     "can_undo",
     "track",
+    "match_id",
     "is_ranked",
     "is_practice_restart",
     "daily_label",
