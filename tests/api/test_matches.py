@@ -387,7 +387,9 @@ def test_a_whole_sprint_of_two_players_through_the_api(api, bob_api, player, bob
         )
         assert finished.status_code == 200
         assert finished.json()["game"]["is_active"] is False
-    settled = api.get(f"{MATCHES}/{match_id}").json()
+    settled_response = api.get(f"{MATCHES}/{match_id}")
+    assert Match.objects.get(id=match_id).seed not in settled_response.content.decode()
+    settled = settled_response.json()
     assert settled["status"] == "finished"
     assert settled["remaining_seconds"] == 0
     assert sorted(seat["placement"] for seat in settled["seats"]) in ([1, 1], [1, 2])

@@ -21,6 +21,7 @@ from schemathesis import GenerationMode
 from schemathesis.specs.openapi import checks as openapi_checks
 
 from games.specs import game_keys
+from matches.modes import match_mode_keys
 from tests.api.conftest import PASSWORD
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -74,7 +75,8 @@ def _live_schema(base_url: str, *, token: str | None, real_values: dict[str, lis
 
 @pytest.fixture
 def real_values(live_server, player) -> dict[str, list[str]]:
-    """The player's game of every variant in progress, and the other real path values."""
+    """The player's game of every variant in progress, a match of theirs, and the other
+    real path values."""
     token = _session_token(live_server.url, player.username)
     game_ids = []
     for variant in game_keys():
@@ -86,11 +88,20 @@ def real_values(live_server, player) -> dict[str, list[str]]:
         )
         assert response.status_code == 201, response.text
         game_ids.append(response.json()["id"])
+    match = requests.post(
+        f"{live_server.url}/api/v1/matches",
+        json={"mode": "steps_sprint"},
+        headers={"X-Session-Token": token},
+        timeout=30,
+    )
+    assert match.status_code == 201, match.text
     return {
         "game_id": game_ids,
         "variant": list(game_keys()),
         "username": [player.username],
         "day": [timezone.localdate().isoformat()],
+        "match_id": [match.json()["id"]],
+        "mode": list(match_mode_keys()),
     }
 
 
