@@ -154,6 +154,31 @@ ACHIEVEMENTS: tuple[Achievement, ...] = (
         for key, name in GAMES.items()
     ),
     Achievement(
+        code="first-match-win",
+        title="First match win",
+        description="Win a match against another player, in any mode.",
+        game=None,
+        icon="trophy",
+        rule=rules.match_win(),
+    ),
+    Achievement(
+        code="sprint-clear",
+        title="Sprint clear",
+        description="Clear the whole board in an Architect's Sprint before the clock runs out.",
+        game="steps",
+        icon="column",
+        rule=rules.sprint_clear(),
+        repeatable=True,
+    ),
+    Achievement(
+        code="duel-won-by-100",
+        title="Duel by a hundred",
+        description="Win a Head-to-Head Duel by 100 points or more.",
+        game="steps",
+        icon="trophy",
+        rule=rules.duel_won_by(100),
+    ),
+    Achievement(
         code="spiderette-all-four-runs",
         title="All four runs",
         description="Take all four runs off the table in Spiderette.",
@@ -162,6 +187,9 @@ ACHIEVEMENTS: tuple[Achievement, ...] = (
         rule=rules.all_runs_removed(4),
     ),
 )
+
+# Judged again when a match settles (achievements.services.match_achievements_evaluate).
+MATCH_ACHIEVEMENT_CODES = ("first-match-win", "sprint-clear", "duel-won-by-100")
 
 BY_CODE: dict[str, Achievement] = {achievement.code: achievement for achievement in ACHIEVEMENTS}
 if len(BY_CODE) != len(ACHIEVEMENTS):

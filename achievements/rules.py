@@ -38,6 +38,12 @@ class GameFacts:
     """The score of the game's ranked daily result, None when it has none."""
     deal_top_score: int | None
     """The best ranked score on the game's daily deal when the facts were read."""
+    match_mode: str | None = None
+    """The mode of the match the game was a seat's game in; None outside a match."""
+    match_outcome: str | None = None
+    """The seat's outcome once its match settled (win, draw, loss; "" solo); None before."""
+    match_margin: int | None = None
+    """The seat's match score minus the best other seat's, once settled."""
 
     @property
     def won(self) -> bool:
@@ -136,6 +142,41 @@ def steps_top_of_deal() -> Rule:
             and facts.ranked_score is not None
             and facts.deal_top_score is not None
             and facts.ranked_score >= facts.deal_top_score
+        )
+
+    return rule
+
+
+MATCH_WIN = "win"
+
+
+def match_win() -> Rule:
+    """A match won (one-off: the first one earns it)."""
+
+    def rule(facts: GameFacts) -> bool:
+        return facts.match_outcome == MATCH_WIN
+
+    return rule
+
+
+def sprint_clear() -> Rule:
+    """An Architect's Sprint in which the seat cleared the board before the clock."""
+
+    def rule(facts: GameFacts) -> bool:
+        return facts.match_mode == "steps_sprint" and facts.won
+
+    return rule
+
+
+def duel_won_by(points: int) -> Rule:
+    """A Head-to-Head Duel won by at least `points` points."""
+
+    def rule(facts: GameFacts) -> bool:
+        return (
+            facts.match_mode == "steps_duel"
+            and facts.match_outcome == MATCH_WIN
+            and facts.match_margin is not None
+            and facts.match_margin >= points
         )
 
     return rule

@@ -17,6 +17,7 @@ from games.engine import EngineError, get_variant
 from games.models import Game
 from leaderboards.models import Result
 from leaderboards.selectors import daily_streak
+from matches.models import Match, Seat
 
 logger = logging.getLogger(__name__)
 
@@ -49,6 +50,21 @@ def _ranked_scores(game: Game) -> tuple[int | None, int | None]:
     return score, top
 
 
+def _match_facts(game: Game) -> tuple[str | None, str | None, int | None]:
+    """The game's match mode, and its seat's outcome and margin once the match settled."""
+    if game.track != Game.Track.MATCH:
+        return None, None, None
+    seats = list(Seat.objects.filter(match_id=game.track_ref).select_related("match"))
+    mine = next((seat for seat in seats if seat.game_id == game.id), None)
+    if mine is None:
+        return None, None, None
+    if mine.match.status != Match.Status.FINISHED or mine.score is None:
+        return mine.match.mode, None, None
+    others = [seat.score for seat in seats if seat is not mine and seat.score is not None]
+    margin = mine.score - max(others) if others else None
+    return mine.match.mode, mine.outcome, margin
+
+
 def game_facts(*, game: Game) -> GameFacts:
     """The facts of a closed game as of when it closed (the wins and the daily
     streak count what came before it, so a backfill judges each past game as the
@@ -60,6 +76,7 @@ def game_facts(*, game: Game) -> GameFacts:
         player_id=game.player_id, status=Game.Status.WON, finished_at__lte=finished_at
     ).count()
     ranked_score, deal_top_score = _ranked_scores(game)
+    match_mode, match_outcome, match_margin = _match_facts(game)
     return GameFacts(
         game_id=game.id,
         player_id=game.player_id,
@@ -75,6 +92,9 @@ def game_facts(*, game: Game) -> GameFacts:
         daily_streak=daily_streak(player=game.player, today=finished_at.astimezone(UTC).date()),
         ranked_score=ranked_score,
         deal_top_score=deal_top_score,
+        match_mode=match_mode,
+        match_outcome=match_outcome,
+        match_margin=match_margin,
     )
 
 

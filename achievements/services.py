@@ -18,12 +18,18 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from achievements.declarations import ACHIEVEMENTS, BY_CODE, Achievement
+from achievements.declarations import (
+    ACHIEVEMENTS,
+    BY_CODE,
+    MATCH_ACHIEVEMENT_CODES,
+    Achievement,
+)
 from achievements.models import Award, Backfill, Evaluation
 from achievements.rules import GameFacts
 from achievements.selectors import game_facts
 from achievements.tasks import achievements_backfill_task
 from games.models import Game
+from matches.models import Seat
 
 logger = logging.getLogger(__name__)
 
@@ -244,3 +250,16 @@ def achievements_catch_up(*, now: datetime | None = None) -> dict[str, int]:
     for game_id in missed:
         achievements_evaluate(game_id=game_id)
     return {"backfills_started": len(started), "swept_games": len(missed)}
+
+
+def match_achievements_evaluate(*, match_id: UUID) -> list[str]:
+    """Every seat's game of a settled match judged again (the match badges need the
+    outcome, which a seat that finished first did not know); the codes awarded."""
+    game_ids = Seat.objects.filter(match_id=match_id, game__isnull=False).values_list(
+        "game_id", flat=True
+    )
+    return [
+        code
+        for game_id in game_ids
+        for code in achievements_evaluate(game_id=game_id, codes=MATCH_ACHIEVEMENT_CODES)
+    ]

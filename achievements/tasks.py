@@ -83,3 +83,21 @@ def achievements_catch_up_task() -> dict[str, int]:
         return services.achievements_catch_up()
     finally:
         cache.delete(CATCH_UP_LOCK)
+
+
+@shared_task(
+    name="achievements.tasks.match_achievements_task",
+    acks_late=True,
+    soft_time_limit=50,
+    time_limit=60,
+    autoretry_for=(DatabaseError,),
+    retry_backoff=5,
+    retry_backoff_max=300,
+    max_retries=10,
+)
+def match_achievements_task(match_id: str) -> list[str]:
+    """Enqueued when a match settles (settings.MATCH_SETTLED_TASKS): every seat's game
+    judged again, now that its match's outcome is known (awards are idempotent)."""
+    from achievements import services
+
+    return services.match_achievements_evaluate(match_id=UUID(match_id))

@@ -385,6 +385,7 @@ GAME_CLOSED_TASKS: list[str] = [
 # Tasks enqueued (with the match's id) when a match settles, in this order.
 MATCH_SETTLED_TASKS: list[str] = [
     "matches.tasks.match_ratings_task",
+    "achievements.tasks.match_achievements_task",
 ]
 # The quick-match queue (docs/matches.md): two players are paired when their ratings
 # are this close, and the window widens by this much for every 10 seconds waited.

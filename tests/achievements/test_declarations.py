@@ -39,6 +39,7 @@ def test_the_repeatable_badges():
         "spike-summit-silver",
         "spike-summit-bronze",
         "steps-master-architect",
+        "sprint-clear",
     }
 
 
@@ -56,6 +57,9 @@ def test_the_first_set_is_declared():
         "daily-streak-30",
         "klondike-under-3-minutes",
         "spiderette-all-four-runs",
+        "first-match-win",
+        "sprint-clear",
+        "duel-won-by-100",
         *(f"first-win-{key}" for key in ("klondike", "kingsley", "spiderette", "spike", "steps")),
         *(f"no-undo-win-{key}" for key in ("klondike", "kingsley", "spiderette", "spike", "steps")),
     }

@@ -7,13 +7,15 @@ from collections.abc import Callable
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
+from django.utils import timezone
 
 from achievements.declarations import ACHIEVEMENTS, BY_CODE, GAMES
 from achievements.rules import GameFacts
 from achievements.tasks import achievements_evaluate_task
-from games.engine import get_variant
+from games.engine import get_variant, new_seed
 from games.models import Game
 from games.specs import game_keys
+from matches.models import Match, Seat
 from tests.achievements.helpers import (
     FIXTURES,
     awarded,
@@ -88,6 +90,18 @@ PURE_CASES: dict[str, tuple[GameFacts, GameFacts]] = {
     "spiderette-all-four-runs": (
         facts(variant="spiderette", status="won", public={"removed_runs": ["D", "C", "H", "S"]}),
         facts(variant="spiderette", public={"removed_runs": ["D", "C", "H"]}),
+    ),
+    "first-match-win": (
+        facts(match_mode="steps_sprint", match_outcome="win"),
+        facts(match_mode="steps_sprint", match_outcome="draw"),
+    ),
+    "sprint-clear": (
+        facts(variant="steps", status="won", match_mode="steps_sprint"),
+        facts(variant="steps", status="won"),
+    ),
+    "duel-won-by-100": (
+        facts(match_mode="steps_duel", match_outcome="win", match_margin=120),
+        facts(match_mode="steps_duel", match_outcome="win", match_margin=99),
     ),
 }
 
@@ -247,13 +261,51 @@ def klondike_win(elapsed_ms: int) -> Scenario:
 
 def steps_flawless(reserve_used: bool) -> Scenario:
     def scenario(player, make_user) -> Game:
-        for fixture in sorted(FIXTURES.glob("steps*.json")):
+        # Steps' own fixtures (steps_duel_* are the Duel's).
+        for fixture in sorted(FIXTURES.glob("steps_win*.json")):
             states = fixture_states(fixture.name)
             engine = get_variant("steps")
             public = engine.public_view(engine.load(states[-1]))
             if public.get("status") == "won" and public.get("reserve_used_ever") is reserve_used:
                 return closed_game(player, "steps", Game.Status.WON, state=states[-1])
         pytest.fail(f"no Steps fixture wins {'with' if reserve_used else 'without'} a reserve slot")
+
+    return scenario
+
+
+def match_seat(mode: str, *, outcome: str, margin: int, cleared: bool = False) -> Scenario:
+    """A seat's closed game in a settled match of the mode, its outcome and its margin
+    over the other seat (the rows written straight, as a settlement leaves them)."""
+
+    def scenario(player, make_user) -> Game:
+        rival = make_user("rival")
+        match = Match.objects.create(
+            mode=mode,
+            status=Match.Status.FINISHED,
+            invite_code=new_seed(),
+            created_by=player,
+            seed=new_seed(),
+            finished_at=timezone.now(),
+        )
+        variant = "steps" if mode.startswith("steps") else "klondike"
+        status = Game.Status.WON if cleared else Game.Status.FINISHED
+        game = closed_game(player, variant, status)
+        Game.objects.filter(id=game.id).update(track=Game.Track.MATCH, track_ref=str(match.id))
+        theirs = closed_game(rival, variant, Game.Status.FINISHED)
+        Seat.objects.create(
+            match=match,
+            player=player,
+            number=0,
+            game=game,
+            score=100 + margin,
+            placement=1,
+            outcome=outcome,
+        )
+        Seat.objects.create(
+            match=match, player=rival, number=1, game=theirs, score=100, placement=2, outcome="loss"
+        )
+        game.refresh_from_db()
+        return game
 
     return scenario
 
@@ -283,6 +335,18 @@ DB_CASES: dict[str, tuple[Scenario, Scenario]] = {
     "klondike-under-3-minutes": (klondike_win(179_999), klondike_win(180_000)),
     **{f"no-undo-win-{key}": (no_undo_win(key, 0), no_undo_win(key, 2)) for key in GAMES},
     "spiderette-all-four-runs": (spiderette_game(4), spiderette_game(3)),
+    "first-match-win": (
+        match_seat("steps_sprint", outcome="win", margin=10),
+        match_seat("steps_sprint", outcome="draw", margin=0),
+    ),
+    "sprint-clear": (
+        match_seat("steps_sprint", outcome="win", margin=10, cleared=True),
+        match_seat("steps_sprint", outcome="win", margin=10),
+    ),
+    "duel-won-by-100": (
+        match_seat("steps_duel", outcome="win", margin=100),
+        match_seat("steps_duel", outcome="win", margin=99),
+    ),
 }
 
 
