@@ -1,0 +1,200 @@
+"""Two players find each other in the lobby, play a match live on a real ASGI server,
+and each sees the other's progress arrive in the live panel beside the board through
+the match's socket, without reloading (the panel's poll is 15 s: every expectation
+here is met well before it)."""
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from playwright.sync_api import Page, expect
+
+from games.models import Game
+from matches import services
+from matches.models import Match, PointsTable
+from tests.browser.asgi_server import asgi_live_server  # noqa: F401  # a fixture
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, CspWatch, require_chromium
+from tests.browser.helpers import IDLE, sign_up
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+SOCKET_SECONDS = 5_000
+"""How long (ms) a pushed update may take to show: a third of the panel's poll."""
+
+# Runs in every document: marks the page (a reload would lose the mark) and notes
+# when the match's socket opens (htmx's ws extension).
+WATCH_SOCKET = """
+window.arenaLoadedOnce = window.arenaLoadedOnce || Date.now();
+document.addEventListener("htmx:wsOpen", () => { window.arenaSocketOpen = true; });
+"""
+
+
+@pytest.fixture
+def players(asgi_live_server, monkeypatch) -> Iterator[tuple[Page, Page]]:  # noqa: F811
+    """Two players' phone-sized pages in one browser, each context its own (cookies,
+    sessions), each failing the test at teardown on a CSP violation."""
+    require_chromium()
+    from playwright.sync_api import sync_playwright
+
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    watches = [CspWatch(), CspWatch()]
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+        )
+        contexts: list[Any] = []
+        pages: list[Page] = []
+        for watch in watches:
+            context = browser.new_context(viewport={"width": 412, "height": 915})
+            watch.install(context)
+            context.add_init_script(WATCH_SOCKET)
+            page = context.new_page()
+            page.set_default_timeout(10_000)
+            contexts.append(context)
+            pages.append(page)
+        try:
+            yield pages[0], pages[1]
+            for watch, page in zip(watches, pages, strict=True):
+                watch.check(page)
+        finally:
+            for context in contexts:
+                context.close()
+            browser.close()
+
+
+def seat_moves(page: Page, number: int):
+    return (
+        page.locator(f"#match-seat-{number} .hud-figures div")
+        .filter(has_text="Moves")
+        .locator("dd")
+    )
+
+
+def seat_score(page: Page, number: int):
+    return (
+        page.locator(f"#match-seat-{number} .hud-figures div")
+        .filter(has_text="Score")
+        .locator("dd")
+    )
+
+
+def find_each_other(maker: Page, joiner: Page, base_url: str, *, mode: str) -> None:
+    """The maker makes a match in the lobby; the joiner joins it from the open matches."""
+    maker.goto(f"{base_url}/matches/")
+    maker.click(f"#create-{mode}")
+    expect(maker.locator("#match-status")).to_have_text("Waiting for players")
+    joiner.goto(f"{base_url}/matches/")
+    row = joiner.locator("#open-matches tbody tr").filter(has_text="maker")
+    row.get_by_role("link", name="Join").click()
+    joiner.click("#join-match")
+
+
+def to_the_board_once_started(page: Page) -> None:
+    """A player left on the match's waiting page opens it again: its 3 s look swaps in
+    nothing once the match runs (see the xfail test below), so a person reloads."""
+    page.goto(page.url)
+
+
+def on_the_board_with_the_socket_open(page: Page) -> None:
+    expect(page.locator("#board")).to_be_visible()
+    expect(page.locator("#match-live")).to_be_visible()
+    page.wait_for_function("() => window.arenaSocketOpen === true", timeout=SOCKET_SECONDS)
+
+
+def play_the_stock(page: Page) -> None:
+    page.wait_for_function(IDLE)
+    page.click("#stock")
+
+
+def game_of(username: str) -> Game:
+    return Game.objects.get(player__username=username, track=Game.Track.MATCH)
+
+
+def race(maker: Page, joiner: Page, *, turns: int) -> None:
+    """Each player in turn plays the stock; the other's panel shows the new move count
+    and score (as the database has them) without a reload."""
+    for turn in range(1, turns + 1):
+        for mover, mover_name, seat, watcher in (
+            (maker, "maker", 0, joiner),
+            (joiner, "joiner", 1, maker),
+        ):
+            play_the_stock(mover)
+            expect(mover.locator("#moves")).to_have_text(str(turn))
+            expect(seat_moves(watcher, seat)).to_have_text(str(turn), timeout=SOCKET_SECONDS)
+            expect(seat_score(watcher, seat)).to_have_text(
+                str(game_of(mover_name).score), timeout=SOCKET_SECONDS
+            )
+
+
+def test_two_players_race_a_sprint_and_see_each_other_live(players, asgi_live_server):  # noqa: F811
+    maker, joiner = players
+    base_url = asgi_live_server.url
+    sign_up(maker, base_url, "maker")
+    sign_up(joiner, base_url, "joiner")
+    find_each_other(maker, joiner, base_url, mode="steps_sprint")
+    # A Sprint seats up to four: its maker starts it once the joiner is in (the page
+    # looks again every 3 s).
+    expect(maker.locator("#match-seats tbody tr")).to_have_count(2)
+    maker.click("#start-match")
+    on_the_board_with_the_socket_open(maker)
+    to_the_board_once_started(joiner)
+    on_the_board_with_the_socket_open(joiner)
+    loaded = {page: page.evaluate("() => window.arenaLoadedOnce") for page in players}
+    race(maker, joiner, turns=3)
+    for page, mark in loaded.items():
+        assert page.evaluate("() => window.arenaLoadedOnce") == mark, "the page was reloaded"
+    match = Match.objects.get()
+    assert match.status == Match.Status.RUNNING
+    assert [game.move_count for game in (game_of("maker"), game_of("joiner"))] == [3, 3]
+
+
+def test_two_players_race_klondike_with_a_published_points_table(players, asgi_live_server):  # noqa: F811
+    maker, joiner = players
+    base_url = asgi_live_server.url
+    referee = get_user_model().objects.create_user(username="referee", is_staff=True)
+    table = PointsTable.objects.create(
+        version=1,
+        points={"waste_to_tableau": 5, "waste_to_foundation": 10, "flip": 5},
+        note="A test table.",
+    )
+    services.points_table_publish(table_id=table.id, staff=referee)
+    sign_up(maker, base_url, "maker")
+    sign_up(joiner, base_url, "joiner")
+    find_each_other(maker, joiner, base_url, mode="klondike")
+    # Head-to-head starts when its second seat is taken: the joiner goes to the board.
+    on_the_board_with_the_socket_open(joiner)
+    to_the_board_once_started(maker)
+    on_the_board_with_the_socket_open(maker)
+    loaded = {page: page.evaluate("() => window.arenaLoadedOnce") for page in players}
+    race(maker, joiner, turns=3)
+    for page, mark in loaded.items():
+        assert page.evaluate("() => window.arenaLoadedOnce") == mark, "the page was reloaded"
+    match = Match.objects.get()
+    assert match.points_table == table
+    assert game_of("maker").options == {
+        "points": {
+            **dict.fromkeys(
+                ("waste_to_tableau", "waste_to_foundation", "tableau_to_foundation", "flip"), 0
+            ),
+            **table.points,
+        }
+    }
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="matches.views.detail answers the waiting page's htmx look with a redirect to "
+    "the board, which htmx follows and finds no #match in: the page goes blank. It needs "
+    "an HX-Redirect (django_htmx's HttpResponseClientRedirect) for an htmx request.",
+)
+def test_the_waiting_page_goes_to_the_board_once_the_match_starts(players, asgi_live_server):  # noqa: F811
+    maker, joiner = players
+    base_url = asgi_live_server.url
+    sign_up(maker, base_url, "maker")
+    sign_up(joiner, base_url, "joiner")
+    find_each_other(maker, joiner, base_url, mode="steps_sprint")
+    expect(maker.locator("#match-seats tbody tr")).to_have_count(2)
+    maker.click("#start-match")
+    expect(joiner.locator("#board")).to_be_visible(timeout=SOCKET_SECONDS)
