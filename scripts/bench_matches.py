@@ -1,0 +1,373 @@
+"""Time a match's live push: from a seat's move to the opponent's socket hearing it.
+
+    .venv/bin/python scripts/bench_matches.py [--matches 50 200] [--seconds 30]
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/arena_bench_matches \\
+    REDIS_URL=redis://127.0.0.1:6379/11 .venv/bin/python scripts/bench_matches.py
+
+Starts daphne (the project's install) on 127.0.0.1 and a free port serving
+config.asgi (config.settings.local) against a throwaway database: a SQLite file in a
+temporary folder and the in-memory channel layer by default; with DATABASE_URL and
+REDIS_URL, that PostgreSQL database (dropped and made again: name one for the bench
+only) and channels_redis on that Redis database (a key prefix of the run's own).
+
+For each number N of matches: N Klondike head-to-head matches (a test points table
+published), two simulated players each, every player signed in by a session cookie,
+its match's socket open, and making a move (the stock: draw or recycle) every second
+through the board's endpoint (POST /games/<id>/move/, htmx header, CSRF token) for
+--seconds. Per move: the time from sending it to the opponent's socket receiving the
+push that shows it (the seat's move count). Prints p50 and p99 latency, moves per
+second served, and errors (refused or failed requests, sockets lost, moves the
+opponent never heard). Not a test: it prints figures and asserts nothing.
+
+The clients run in this process on Twisted (autobahn for the sockets, Twisted's
+Agent for HTTP): both come with daphne, so nothing more is installed.
+"""
+
+import argparse
+import os
+import re
+import secrets
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from io import BytesIO
+from pathlib import Path
+from urllib.parse import urlencode, urlsplit
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+MOVES = re.compile(r'id="match-seat-(\d)">.*?<dt>Moves</dt><dd>(\d+)</dd>', re.S)
+STOCK = re.compile(r'name="move" value="(draw|recycle)"')
+REVISION = re.compile(r'name="revision" value="(\d+)"')
+BOARD_MOVES = re.compile(r'id="moves"[^>]*>(\d+)<')
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def fresh_postgres_database(url: str) -> None:
+    import psycopg
+
+    parts = urlsplit(url)
+    name = parts.path.strip("/")
+    admin = parts._replace(path="/postgres").geturl()
+    with psycopg.connect(admin, autocommit=True) as connection:
+        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        connection.execute(f'CREATE DATABASE "{name}"')
+
+
+def environment(folder: str) -> dict[str, str]:
+    env = {
+        "DJANGO_SETTINGS_MODULE": "config.settings.local",
+        "CHANNEL_LAYER_PREFIX": f"arena-bench-{secrets.token_hex(4)}:ws",
+        "DATABASE_CONN_MAX_AGE": "60",
+    }
+    if os.environ.get("DATABASE_URL"):
+        fresh_postgres_database(os.environ["DATABASE_URL"])
+    else:
+        env["DATABASE_URL"] = f"sqlite:///{folder}/bench.sqlite3"
+    return env
+
+
+@dataclass
+class Seat:
+    number: int
+    game_id: str
+    cookie: str
+    csrf: str
+    revision: int = 0
+    next_move: str = "draw"
+    sent: list[tuple[float, int | None]] = field(default_factory=list)
+    """(when sent, the seat's move count once played) per move."""
+    heard: dict[tuple[int, int], float] = field(default_factory=dict)
+    """(seat, move count) -> when this seat's socket first showed it."""
+
+
+@dataclass
+class Pair:
+    match_id: str
+    seats: list[Seat]
+
+
+def prepare(count: int, env: dict[str, str], start: int) -> list[Pair]:
+    """N Klondike matches of two signed-in players each (made through the services)."""
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    from matches import services
+    from matches.models import PointsTable
+
+    users = get_user_model()
+    if not PointsTable.objects.filter(published_at__isnull=False).exists():
+        staff = users.objects.create_user(username="bench-staff", is_staff=True)
+        table = PointsTable.objects.create(
+            version=1, points={"waste_to_tableau": 5, "flip": 5}, note="Bench table."
+        )
+        services.points_table_publish(table_id=table.id, staff=staff)
+    pairs = []
+    for index in range(start, start + count):
+        players = [users.objects.create_user(username=f"bench-{index}-{n}") for n in (0, 1)]
+        match = services.match_create(player=players[0], mode="klondike")
+        services.match_join(player=players[1], match_id=match.id)
+        seats = []
+        for seat in match.seats.order_by("number"):
+            client = Client()
+            client.force_login(seat.player)
+            seats.append(
+                Seat(
+                    number=seat.number,
+                    game_id=str(seat.game_id),
+                    cookie=client.cookies[settings.SESSION_COOKIE_NAME].value,
+                    csrf=secrets.token_hex(16),
+                )
+            )
+        pairs.append(Pair(match_id=str(match.id), seats=seats))
+    return pairs
+
+
+def start_server(env: dict[str, str], port: int, log: Path) -> subprocess.Popen[bytes]:
+    server = subprocess.Popen(
+        [
+            str(ROOT / ".venv/bin/daphne"),
+            "-b",
+            "127.0.0.1",
+            "-p",
+            str(port),
+            "-v",
+            "0",
+            "config.asgi:application",
+        ],
+        cwd=ROOT,
+        env={**os.environ, **env},
+        stdout=subprocess.DEVNULL,
+        stderr=log.open("wb"),
+    )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        with socket.socket() as probe:
+            if probe.connect_ex(("127.0.0.1", port)) == 0:
+                return server
+        time.sleep(0.1)
+    server.kill()
+    raise RuntimeError("daphne did not start")
+
+
+@dataclass
+class Run:
+    errors: dict[str, int] = field(default_factory=dict)
+    served: int = 0
+
+    def error(self, kind: str) -> None:
+        self.errors[kind] = self.errors.get(kind, 0) + 1
+
+
+def race(pairs: list[Pair], port: int, seconds: float) -> Run:
+    """Open every socket, then every seat moves once a second for `seconds`."""
+    from autobahn.twisted.websocket import WebSocketClientFactory, WebSocketClientProtocol
+    from twisted.internet import reactor, task
+    from twisted.web.client import Agent, FileBodyProducer, HTTPConnectionPool, readBody
+    from twisted.web.http_headers import Headers
+
+    run = Run()
+    stopping = False
+    origin = f"http://127.0.0.1:{port}"
+    pool = HTTPConnectionPool(reactor, persistent=True)
+    pool.maxPersistentPerHost = 2 * len(pairs)
+    agent = Agent(reactor, pool=pool)
+    opened: list[Seat] = []
+
+    class Listener(WebSocketClientProtocol):  # type: ignore[misc]
+        seat: Seat
+
+        def onOpen(self) -> None:
+            opened.append(self.seat)
+
+        def onMessage(self, payload: bytes, isBinary: bool) -> None:
+            now = time.perf_counter()
+            for number, moves in MOVES.findall(payload.decode()):
+                self.seat.heard.setdefault((int(number), int(moves)), now)
+
+        def onClose(self, wasClean: bool, code: int | None, reason: str | None) -> None:
+            if not stopping:
+                run.error(f"socket closed ({code})")
+
+    def listen(pair: Pair, seat: Seat) -> None:
+        url = f"ws://127.0.0.1:{port}/ws/matches/{pair.match_id}/"
+        factory = WebSocketClientFactory(
+            url, origin=origin, headers={"Cookie": f"sessionid={seat.cookie}"}
+        )
+
+        def build(addr: object) -> Listener:
+            protocol = Listener()
+            protocol.factory = factory
+            protocol.seat = seat
+            return protocol
+
+        factory.buildProtocol = build
+        reactor.connectTCP("127.0.0.1", port, factory)
+
+    def move(seat: Seat) -> None:
+        body = urlencode({"move": seat.next_move, "revision": seat.revision}).encode()
+        headers = Headers(
+            {
+                "Cookie": [f"sessionid={seat.cookie}; csrftoken={seat.csrf}"],
+                "X-CSRFToken": [seat.csrf],
+                "HX-Request": ["true"],
+                "Origin": [origin],
+                "Content-Type": ["application/x-www-form-urlencoded"],
+            }
+        )
+        index = len(seat.sent)
+        seat.sent.append((time.perf_counter(), None))
+        answer = agent.request(
+            b"POST",
+            f"{origin}/games/{seat.game_id}/move/".encode(),
+            headers,
+            FileBodyProducer(BytesIO(body)),
+        )
+
+        def answered(response: object) -> object:
+            code = response.code  # type: ignore[attr-defined]
+            return readBody(response).addCallback(lambda html: read(code, html.decode()))
+
+        def read(code: int, html: str) -> None:
+            if code != 200:
+                run.error(f"HTTP {code}")
+            else:
+                run.served += 1
+            stock, revision = STOCK.search(html), REVISION.search(html)
+            moves = BOARD_MOVES.search(html)
+            if stock and revision and moves:
+                seat.next_move, seat.revision = stock.group(1), int(revision.group(1))
+                if code == 200:
+                    seat.sent[index] = (seat.sent[index][0], int(moves.group(1)))
+
+        answer.addCallback(answered).addErrback(
+            lambda failure: run.error(type(failure.value).__name__)
+        )
+
+    for pair in pairs:
+        for seat in pair.seats:
+            listen(pair, seat)
+    seats = [seat for pair in pairs for seat in pair.seats]
+    loops: list[task.LoopingCall] = []
+
+    def begin() -> None:
+        for offset, seat in enumerate(seats):
+            loop = task.LoopingCall(move, seat)
+            loops.append(loop)
+            # Spread the seats over the second, as players are.
+            reactor.callLater(offset / len(seats), loop.start, 1.0)
+
+    def end() -> None:
+        for loop in loops:
+            if loop.running:
+                loop.stop()
+        reactor.callLater(2.0, finish)
+
+    def finish() -> None:
+        nonlocal stopping
+        stopping = True
+        pool.closeCachedConnections()
+        reactor.stop()
+
+    def when_open(deadline: float) -> None:
+        if len(opened) == len(seats) or time.monotonic() > deadline:
+            begin()
+            reactor.callLater(seconds, end)
+        else:
+            reactor.callLater(0.1, when_open, deadline)
+
+    reactor.callLater(0.1, when_open, time.monotonic() + 30)
+    reactor.run(installSignalHandlers=False)
+    missing = len(seats) - len(opened)
+    if missing:
+        run.errors["sockets not opened"] = missing
+    return run
+
+
+def latencies(pairs: list[Pair], run: Run) -> list[float]:
+    found = []
+    for pair in pairs:
+        for seat in pair.seats:
+            opponent = pair.seats[1 - seat.number]
+            for sent, moves in seat.sent:
+                if moves is None:
+                    continue
+                heard = opponent.heard.get((seat.number, moves))
+                if heard is None:
+                    run.error("move never heard by the opponent")
+                else:
+                    found.append((heard - sent) * 1000)
+    return found
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, nargs="+", default=[50, 200])
+    parser.add_argument("--seconds", type=float, default=30.0)
+    args = parser.parse_args()
+    if len(args.matches) > 1:
+        # Twisted's reactor runs once per process: one process per N.
+        for count in args.matches:
+            subprocess.run(
+                [sys.executable, __file__, "--matches", str(count), "--seconds", str(args.seconds)],
+                check=False,
+            )
+        return
+    count = args.matches[0]
+    with tempfile.TemporaryDirectory() as folder:
+        env = environment(folder)
+        subprocess.run(
+            [sys.executable, "manage.py", "migrate", "-v", "0"],
+            cwd=ROOT,
+            env={**os.environ, **env},
+            check=True,
+        )
+        os.environ.update(env)
+        import django
+
+        django.setup()
+        pairs = prepare(count, env, start=0)
+        port = free_port()
+        server = start_server(env, port, Path(folder) / "daphne.log")
+        try:
+            began = time.perf_counter()
+            run = race(pairs, port, args.seconds)
+            elapsed = time.perf_counter() - began
+        finally:
+            server.terminate()
+            try:
+                server.wait(10)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait()
+        found = latencies(pairs, run)
+        stack = "PostgreSQL + Redis" if os.environ.get("REDIS_URL") else "SQLite + in-memory layer"
+        print(f"N={count} matches ({2 * count} players), {args.seconds:.0f} s, {stack}:")
+        if found:
+            print(
+                f"  move -> opponent's socket: p50 {statistics.median(found):.1f} ms, "
+                f"p99 {percentile(found, 0.99):.1f} ms, max {max(found):.1f} ms "
+                f"({len(found)} moves)"
+            )
+        print(f"  moves served: {run.served / args.seconds:.1f}/s (wall {elapsed:.1f} s)")
+        print(f"  errors: {sum(run.errors.values())} {run.errors or ''}")
+
+
+if __name__ == "__main__":
+    main()
