@@ -16,7 +16,7 @@ from core import params
 from games.clock import clock_elapsed_seconds, clock_pending_gap_seconds, clock_remaining_seconds
 from games.engine import Move, Variant, format_move, suit_of
 from games.models import Game
-from games.specs import TEMPLATE_PARTS, game_spec
+from games.specs import TEMPLATE_PARTS, game_keys, game_spec
 from games.variants import game_variant
 
 
@@ -102,8 +102,10 @@ class Board:
 
 
 def game_for_player(*, game_id: UUID, player: User) -> Game:
-    """The player's own game; anybody else's raises Game.DoesNotExist (a 404)."""
-    return Game.objects.get(id=game_id, player=player)
+    """The player's own game of a game the site offers; anybody else's, and a board of
+    an engine variant played only through another app (the Duel's, on its match's
+    page), raise Game.DoesNotExist (a 404)."""
+    return Game.objects.get(id=game_id, player=player, variant__in=game_keys())
 
 
 def game_active_on_track(*, player: User, variant: str, track: str, ref: str = "") -> Game | None:

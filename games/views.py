@@ -414,6 +414,7 @@ def history(request: AuthenticatedHttpRequest) -> HttpResponse:
         "stats": selectors.game_stats_for_player(player=request.user, variant=variant),
         "variant": variant,
         "games": _playable_games(),
+        "offered": game_keys(),
     }
     template = "games/history.html#history" if request.htmx else "games/history.html"
     return render(request, template, context)

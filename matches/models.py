@@ -63,6 +63,11 @@ class Match(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     deadline_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    turn_deadline_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="A shared board's turn clock: the seat to move passes then.",
+    )
     held = models.BooleanField(
         default=False,
         help_text="A game of it is under review (or voided): off the ratings meanwhile.",
@@ -92,8 +97,13 @@ class Seat(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="seats"
     )
     number = models.PositiveSmallIntegerField()
-    game = models.OneToOneField(
-        "games.Game", null=True, blank=True, on_delete=models.SET_NULL, related_name="seat"
+    game = models.ForeignKey(
+        "games.Game",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="seats",
+        help_text="The seat's game: on a shared board (the Duel), the one all seats share.",
     )
     joined_at = models.DateTimeField(auto_now_add=True)
     foundation_cards = models.PositiveSmallIntegerField(default=0)

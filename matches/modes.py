@@ -1,7 +1,8 @@
 """The match modes: one `MatchMode` per way to race, as games.specs registers games.
 
 A mode names the engine variant its seats play, how many players it seats, its clock,
-and how its results rank. A mode joins the site by its entry here."""
+how its results rank, and whether its seats share one board, taking turns on a turn
+clock. A mode joins the site by its entry here."""
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -25,6 +26,10 @@ class MatchMode:
     """The variant options of every seat's game."""
     needs_points_table: bool = False
     """Closed to players until staff publish a points table (Klondike's competitive mode)."""
+    shared_board: bool = False
+    """The seats take turns on one game (the Duel) instead of each playing their own."""
+    turn_seconds: int | None = None
+    """A shared board's turn clock: the seat to move passes when it runs out."""
 
 
 MATCH_MODES: tuple[MatchMode, ...] = (
@@ -46,6 +51,17 @@ MATCH_MODES: tuple[MatchMode, ...] = (
         max_players=4,
         clock_seconds=300,
         ranking="sprint",
+    ),
+    MatchMode(
+        key="steps_duel",
+        name="Steps: Head-to-Head Duel",
+        variant="steps_duel",
+        min_players=2,
+        max_players=2,
+        clock_seconds=1800,
+        ranking="duel",
+        shared_board=True,
+        turn_seconds=30,
     ),
 )
 

@@ -15,6 +15,7 @@ class SeatResult:
 
     number: int
     final_score: int
+    """The game's final score; on a shared board, the seat's own points on it."""
     foundation_cards: int
     reached_at: datetime | None
     cleared: bool
@@ -49,9 +50,16 @@ def _sprint(result: SeatResult) -> tuple[int, ...]:
     return (result.foundation_cards, sprint_score(result), earlier)
 
 
+def _duel(result: SeatResult) -> tuple[int, ...]:
+    """The Head-to-Head Duel (steps.txt 2.6.3): the seat with more action points on the
+    shared board wins; equal points are a draw."""
+    return (result.final_score,)
+
+
 RANKINGS: dict[str, tuple[Callable[[SeatResult], tuple[int, ...]], Callable[[SeatResult], int]]] = {
     "highest_score": (_highest_score, lambda result: result.final_score),
     "sprint": (_sprint, sprint_score),
+    "duel": (_duel, lambda result: result.final_score),
 }
 
 

@@ -49,6 +49,8 @@ class MatchView:
     remaining_seconds: int | None
     seats: list[SeatView]
     points_table_version: int | None
+    shared_board: bool = False
+    """The seats take turns on one game (the Duel): its board is the match's own page."""
 
     @property
     def is_open(self) -> bool:
@@ -114,6 +116,7 @@ def _match_view(match: Match) -> MatchView:
         remaining_seconds=remaining,
         seats=[_seat_view(seat) for seat in seats],
         points_table_version=match.points_table.version if match.points_table else None,
+        shared_board=mode.shared_board,
     )
 
 

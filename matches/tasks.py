@@ -1,6 +1,6 @@
 """Celery tasks of matches: the match clock (an ETA task at the deadline and the
-periodic sweep), what follows a settlement, the ratings' recompute and quick-match
-pairing. Each imports its services in its body."""
+periodic sweep), a shared board's turn clock, what follows a settlement, the
+ratings' recompute and quick-match pairing. Each imports its services in its body."""
 
 import logging
 from uuid import UUID
@@ -36,6 +36,33 @@ def match_time_up_task(match_id: str) -> bool:
     from matches import services
 
     return services.match_close_if_time_up(match_id=UUID(match_id))
+
+
+def schedule_duel_turn_time_up(*, match_id: UUID) -> None:
+    """Ask a worker to pass for the seat to move when its turn runs out (a turn is far
+    shorter than the broker's visibility timeout: no hops). Without a worker the
+    first look or the sweep does."""
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        return
+    match = Match.objects.filter(id=match_id).only("turn_deadline_at").first()
+    if match is None or match.turn_deadline_at is None:
+        return
+    try:
+        duel_turn_time_up_task.apply_async(args=(str(match_id),), eta=match.turn_deadline_at)
+    except Exception:
+        logger.warning("could not schedule the turn clock of match %s; the sweep will", match_id)
+
+
+@shared_task(
+    name="matches.tasks.duel_turn_time_up_task",
+    acks_late=True,
+    soft_time_limit=20,
+    time_limit=30,
+)
+def duel_turn_time_up_task(match_id: str) -> bool:
+    from matches import services
+
+    return services.duel_turn_time_up(match_id=UUID(match_id))
 
 
 @shared_task(

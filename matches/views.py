@@ -141,7 +141,7 @@ def queue_leave(request: AuthenticatedHttpRequest, mode: str) -> HttpResponse:
 @require_GET
 def detail(request: AuthenticatedHttpRequest, match_id: UUID) -> HttpResponse:
     """A match: its seats and invite link while it waits; a seated player's own board
-    while it runs; the results once it is over."""
+    (or the shared board) while it runs; the results once it is over."""
     services.match_close_if_time_up(match_id=match_id)
     code = request.GET.get("code") or None
     try:
@@ -151,6 +151,9 @@ def detail(request: AuthenticatedHttpRequest, match_id: UUID) -> HttpResponse:
     seated = any(seat.username == request.user.get_username() for seat in view.seats)
     game_id = selectors.match_seat_game_id(match_id=match_id, player=request.user)
     if view.is_running and game_id is not None:
+        mode = match_mode(view.mode)
+        if mode is not None and mode.shared_board:
+            return redirect("matches:duel", match_id=match_id)
         return redirect("games:detail", game_id=game_id)
     context = {
         "view": view,

@@ -23,6 +23,7 @@ from games.engine import EngineError, Move, Step, Variant, format_move, parse_mo
 from games.errors import GameClosed, MoveRefused, StaleAction
 from games.models import Game
 from games.services.closing import closing_status, game_close, game_save_action
+from games.specs import game_spec
 from games.variants import game_variant
 
 
@@ -36,6 +37,7 @@ class ActionOutcome:
 
 
 TIME_UP_MESSAGE = "Time is up: the game closed with the score it had."
+NOT_A_GAME_MESSAGE = "This board is played on its match's page."
 
 
 def _close_for_time(game: Game, now: datetime) -> None:
@@ -74,6 +76,10 @@ def game_act(
             raise GameClosed(
                 f"This game is {game.get_status_display().lower()}: its result is final."
             )
+        if game_spec(game.variant) is None:
+            # An engine variant the site offers no game of (the Duel's shared board) is
+            # played through its own app's rules (its turns), never as a game.
+            raise MoveRefused(NOT_A_GAME_MESSAGE)
         if not clock_is_up(game, now=now):
             if revision != game.revision:
                 raise StaleAction(
@@ -122,7 +128,10 @@ def _apply_moves(
     return ActionOutcome(game=game, events=tuple(events))
 
 
-def _save_state(game: Game, variant: Variant[Any], state: Any, *, now: datetime) -> None:
+def game_state_record(game: Game, variant: Variant[Any], state: Any, *, now: datetime) -> None:
+    """Put the position after an action on the game (its clock, state, move count,
+    score, revision and deadline), the moves already logged; the caller closes the
+    game if the action ended it and saves it (closing.game_save_action)."""
     clock_tick(game, now=now)
     game.state = variant.dump(state)
     game.move_count = len(game.move_log)
@@ -130,6 +139,10 @@ def _save_state(game: Game, variant: Variant[Any], state: Any, *, now: datetime)
     game.revision += 1
     # Bonus time moves a deadline the rules give; a track's own limit stays.
     game.deadline_at = clock_deadline(game, rules_limit=variant.time_limit_seconds(state))
+
+
+def _save_state(game: Game, variant: Variant[Any], state: Any, *, now: datetime) -> None:
+    game_state_record(game, variant, state, now=now)
     # A win closes the game; a loss is only announced (the module's docstring).
     if variant.status(state) == Game.Status.WON:
         game_close(game, variant, state, status=Game.Status.WON, now=now)

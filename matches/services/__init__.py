@@ -1,7 +1,8 @@
 """Writes on matches: the lobby (making, joining, leaving, starting, rematches), the
-quick-match queue, following the seats' games and settling, the ratings, and the
-review's hold."""
+quick-match queue, the moves and the turn clock of a shared board (the Duel),
+following the seats' games and settling, the ratings, and the review's hold."""
 
+from matches.services.duel import duel_move_play, duel_seat_scores, duel_turn_time_up
 from matches.services.lobby import (
     match_create,
     match_join,
@@ -32,6 +33,9 @@ from matches.services.settle import (
 )
 
 __all__ = [
+    "duel_move_play",
+    "duel_seat_scores",
+    "duel_turn_time_up",
     "match_close_if_time_up",
     "match_create",
     "match_game_acted",

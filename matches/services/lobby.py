@@ -17,7 +17,7 @@ from games.tracks import Track
 from matches.errors import MatchRefused
 from matches.models import Match, PointsTable, Seat
 from matches.modes import MatchMode, match_mode
-from matches.tasks import schedule_match_time_up
+from matches.tasks import schedule_duel_turn_time_up, schedule_match_time_up
 
 
 def points_table_current() -> PointsTable | None:
@@ -143,7 +143,8 @@ def match_start(*, player: User, match_id: UUID) -> Match:
 
 def _start(match: Match, mode: MatchMode) -> None:
     """Deal every seat's game from the match's seed, their clocks starting together
-    and running out at the match's deadline. Inside the caller's transaction, with
+    and running out at the match's deadline; a shared board deals one game for all
+    the seats and starts its turn clock. Inside the caller's transaction, with
     the match row locked."""
     now = timezone.now()
     match.status = Match.Status.RUNNING
@@ -159,9 +160,19 @@ def _start(match: Match, mode: MatchMode) -> None:
         time_limit_seconds=mode.clock_seconds,
         starts_at=now,
     )
-    for seat in match.seats.select_related("player"):
-        seat.game = game_start(player=seat.player, variant=mode.variant, track=track)
-        seat.save(update_fields=["game"])
+    seats = list(match.seats.select_related("player").order_by("number"))
+    if mode.shared_board:
+        # One game for the table, in the first seat's name; the seats take turns on it.
+        shared = game_start(player=seats[0].player, variant=mode.variant, track=track)
+        Seat.objects.filter(match=match).update(game=shared)
+        if mode.turn_seconds is not None:
+            match.turn_deadline_at = now + timedelta(seconds=mode.turn_seconds)
+            match.save(update_fields=["turn_deadline_at"])
+            transaction.on_commit(partial(schedule_duel_turn_time_up, match_id=match.id))
+    else:
+        for seat in seats:
+            seat.game = game_start(player=seat.player, variant=mode.variant, track=track)
+            seat.save(update_fields=["game"])
     transaction.on_commit(partial(schedule_match_time_up, match_id=match.id))
 
 

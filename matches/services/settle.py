@@ -21,6 +21,7 @@ from matches.live import match_progress_push
 from matches.models import Match, Seat
 from matches.modes import match_mode
 from matches.results import SeatResult, placements
+from matches.services.duel import duel_seat_scores, duel_turn_time_up
 from matches.tasks import match_settled_dispatch
 
 
@@ -70,10 +71,14 @@ def match_settle(*, match_id: UUID) -> bool:
         mode = match_mode(match.mode)
         if mode is None:
             raise ValueError(f"Match {match.id} is of a mode the site no longer has")
+        # A shared board's seats are scored by their own points on it.
+        shared = duel_seat_scores(game=games[0]) if mode.shared_board and games[0] else None
         results = [
             SeatResult(
                 number=seat.number,
-                final_score=seat.game.final_score or 0,
+                final_score=shared[seat.number]
+                if shared is not None
+                else seat.game.final_score or 0,
                 foundation_cards=seat.foundation_cards,
                 reached_at=seat.reached_at,
                 cleared=seat.game.status == Game.Status.WON,
@@ -127,8 +132,12 @@ def match_close_if_time_up(*, match_id: UUID, now: datetime | None = None) -> bo
 
 
 def matches_close_expired(*, now: datetime | None = None) -> int:
-    """The sweep: every running match past its deadline closed; how many settled."""
+    """The sweep: every shared board's overdue turn passed, every running match past
+    its deadline closed; how many settled."""
     now = now or timezone.now()
+    overdue = Match.objects.filter(status=Match.Status.RUNNING, turn_deadline_at__lte=now)
+    for match_id in overdue.values_list("id", flat=True):
+        duel_turn_time_up(match_id=match_id, now=now)
     expired = Match.objects.filter(status=Match.Status.RUNNING, deadline_at__lte=now)
     return sum(
         match_close_if_time_up(match_id=match_id, now=now)

@@ -1,0 +1,91 @@
+"""Thin views of a shared board (the Duel): the board, a move, and a mode's rules.
+Every move is a POST form that works without JavaScript (htmx swaps the board in when
+it runs); the board is rendered for its viewer, so only the seat to move gets move
+buttons, and the live panel beside it makes each page fetch its own board again after
+every push."""
+
+from uuid import UUID
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from core.http import AuthenticatedHttpRequest
+from games.errors import GameActionError, MoveRefused, StaleAction
+from games.forms import MoveForm
+from games.specs import game_spec
+from matches import selectors, services
+from matches.models import Match
+from matches.modes import match_mode
+from matches.selectors_duel import duel_board_for_player
+
+REFUSAL_STATUS = {MoveRefused: 422, StaleAction: 409}
+
+
+def _render_board(
+    request: AuthenticatedHttpRequest,
+    match_id: UUID,
+    *,
+    error: str | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    try:
+        board = duel_board_for_player(match_id=match_id, player=request.user)
+    except Match.DoesNotExist as missing:
+        raise Http404("No such duel") from missing
+    template = "matches/duel.html#board" if request.htmx else "matches/duel.html"
+    context = {"board": board, "view": selectors.match_live_view(match_id=match_id), "error": error}
+    response = render(request, template, context, status=status)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@login_required
+@require_GET
+def duel(request: AuthenticatedHttpRequest, match_id: UUID) -> HttpResponse:
+    """The shared board (an htmx request gets the board alone). Whoever looks first
+    closes a match whose clock ran out and passes a turn that did."""
+    services.match_close_if_time_up(match_id=match_id)
+    services.duel_turn_time_up(match_id=match_id)
+    return _render_board(request, match_id)
+
+
+@login_required
+@require_POST
+def move(request: AuthenticatedHttpRequest, match_id: UUID) -> HttpResponse:
+    form = MoveForm(request.POST)
+    error, status = None, 200
+    if not form.is_valid():
+        error, status = "That request was malformed.", 400
+    else:
+        try:
+            services.duel_move_play(
+                match_id=match_id,
+                player=request.user,
+                move=form.cleaned_data["move"],
+                revision=form.cleaned_data["revision"],
+            )
+        except Match.DoesNotExist as missing:
+            raise Http404("No such duel") from missing
+        except GameActionError as refusal:
+            error, status = refusal.message, REFUSAL_STATUS.get(type(refusal), 409)
+    if request.htmx:
+        return _render_board(request, match_id, error=error, status=status)
+    if error:
+        messages.error(request, error)
+    return redirect("matches:duel", match_id=match_id)
+
+
+@require_GET
+def rules(request: HttpRequest, mode: str) -> HttpResponse:
+    """A mode's rules: its game's page, or the rules of an engine variant the site
+    offers only as a match (the Duel)."""
+    kind = match_mode(mode)
+    if kind is None:
+        raise Http404("No such match mode")
+    spec = game_spec(kind.variant)
+    if spec is not None:
+        return redirect("games:rules", variant=spec.key)
+    return render(request, f"games/{kind.variant}/rules.html", {"name": kind.name})
