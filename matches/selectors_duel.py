@@ -11,8 +11,8 @@ from uuid import UUID
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
 
-from games.engine import Move, format_move
-from games.engine.notation import DRAW, PASS, RECYCLE, WASTE
+from games.engine import Move, card_name, format_move
+from games.engine.notation import DRAW, FOUNDATION, PASS, RECYCLE, WASTE
 from games.templatetags.cards import place_name
 from games.variants import game_variant
 from matches.models import Match, Seat
@@ -34,14 +34,9 @@ class DuelMove:
     text: str
     """The move in the notation, as the form posts it."""
     kind: str
-    card: str | None
-    """The face-up card a transfer moves (the head of its unit)."""
-    src: str | None
-    dst: str | None
-    count: int
-    from_place: str
-    """Where a transfer takes its card from, spoken ("pile 3"): two decks may show the
-    same card in two places."""
+    label: str
+    """What its button says; a transfer names its card and where from, as two decks may
+    show the same card in two places."""
 
 
 @dataclass(frozen=True)
@@ -67,29 +62,34 @@ def _remaining(deadline: datetime | None, now: datetime) -> int | None:
     return None if deadline is None else max(0, int((deadline - now).total_seconds()))
 
 
-def _moved_card(public: dict[str, Any], move: Move) -> str | None:
+def _moved_card(public: dict[str, Any], move: Move) -> str:
     """The face-up card a transfer takes, read from the public view."""
-    if move.src == WASTE:
+    src = str(move.src)
+    if src == WASTE:
         return str(public["waste"]["fan"][-1])
-    if move.src and move.src.startswith("r"):
-        slots = {slot["slot"]: slot["card"] for slot in public["reserves"]}
-        return slots.get(move.src)
-    if move.src and move.src.startswith("t"):
-        return str(public["tableau"][int(move.src[1:]) - 1]["up"][-move.count])
-    return None
+    if src.startswith("r"):
+        return str(next(slot["card"] for slot in public["reserves"] if slot["slot"] == src))
+    return str(public["tableau"][int(src[1:]) - 1]["up"][-move.count])
+
+
+_LABELS = {
+    PASS: "Pass",
+    DRAW: "Draw a card",
+    RECYCLE: "Turn the waste back into the stock",
+}
+
+
+def _label(public: dict[str, Any], move: Move) -> str:
+    if move.kind in _LABELS:
+        return _LABELS[move.kind]
+    card = card_name(_moved_card(public, move))
+    where = "a pillar" if move.dst == FOUNDATION else place_name(str(move.dst))
+    cards = f" ({move.count} cards)" if move.count > 1 else ""
+    return f"Move the {card}{cards} from {place_name(str(move.src))} to {where}"
 
 
 def _duel_move(public: dict[str, Any], move: Move) -> DuelMove:
-    transfer = move.kind not in (DRAW, RECYCLE, PASS)
-    return DuelMove(
-        text=format_move(move),
-        kind=move.kind,
-        card=_moved_card(public, move) if transfer else None,
-        src=move.src,
-        dst=move.dst,
-        count=move.count,
-        from_place=place_name(move.src) if transfer and move.src else "",
-    )
+    return DuelMove(text=format_move(move), kind=move.kind, label=_label(public, move))
 
 
 def duel_board_for_player(*, match_id: UUID, player: AbstractBaseUser) -> DuelBoard:

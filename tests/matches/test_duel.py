@@ -234,7 +234,8 @@ def test_only_the_seat_to_move_gets_move_buttons(duel, player, bob):
     mine = client_of(player).get(url).content.decode()
     theirs = client_of(bob).get(url).content.decode()
     assert 'id="duel-moves"' in mine
-    assert 'id="duel-pass"' in mine
+    assert 'id="duel-pass">Pass</button>' in mine
+    assert "Draw a card</button>" in mine
     assert 'method="post"' in mine
     assert 'name="revision" value="0"' in mine
     assert 'id="duel-moves"' not in theirs
