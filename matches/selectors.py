@@ -11,6 +11,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
 from django.db.models import Count, QuerySet
 from django.utils import timezone
 
+from games.models import Game
 from games.variants import game_variant
 from matches import glicko2
 from matches.models import Match, Rating, RatingChange, Seat
@@ -19,7 +20,8 @@ from matches.modes import match_mode
 
 @dataclass(frozen=True)
 class SeatView:
-    number: int
+    number: int | None
+    """None for a view built from the game alone (the live push), which needs no number."""
     username: str
     game_id: UUID | None
     score: int
@@ -87,6 +89,24 @@ def _seat_view(seat: Seat) -> SeatView:
         public=public,
         placement=seat.placement,
         outcome=seat.outcome,
+    )
+
+
+def seat_view_of_game(*, game: Game, public: dict[str, Any], foundation_cards: int) -> SeatView:
+    """A seat's progress from its game as an action holds it (no database read: the
+    action's locked read brought the player)."""
+    return SeatView(
+        number=None,
+        username=game.player.get_username(),
+        game_id=game.id,
+        score=game.score,
+        final_score=None,
+        foundation_cards=foundation_cards,
+        move_count=game.move_count,
+        game_status=game.status,
+        public=public,
+        placement=None,
+        outcome="",
     )
 
 

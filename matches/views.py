@@ -12,6 +12,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
 from core import params
 from core.http import AuthenticatedHttpRequest
@@ -153,8 +154,11 @@ def detail(request: AuthenticatedHttpRequest, match_id: UUID) -> HttpResponse:
     if view.is_running and game_id is not None:
         mode = match_mode(view.mode)
         if mode is not None and mode.shared_board:
-            return redirect("matches:duel", match_id=match_id)
-        return redirect("games:detail", game_id=game_id)
+            board = reverse("matches:duel", kwargs={"match_id": match_id})
+        else:
+            board = reverse("games:detail", kwargs={"game_id": game_id})
+        # The waiting page's look is htmx's: it must leave the page, not swap the board in.
+        return HttpResponseClientRedirect(board) if request.htmx else redirect(board)
     context = {
         "view": view,
         "seated": seated,

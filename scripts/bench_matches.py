@@ -41,9 +41,11 @@ from urllib.parse import urlencode, urlsplit
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-MOVES = re.compile(r'id="match-seat-(\d)">.*?<dt>Moves</dt><dd>(\d+)</dd>', re.S)
+MOVES = re.compile(r'id="match-seat-([0-9a-f-]{36})">.*?<dd class="seat-moves">(\d+)</dd>', re.S)
 STOCK = re.compile(r'name="move" value="(draw|recycle)"')
 REVISION = re.compile(r'name="revision" value="(\d+)"')
+WARM_UP = 3.0
+"""Seconds over which every seat opens its board before the timed moves."""
 BOARD_MOVES = re.compile(r'id="moves"[^>]*>(\d+)<')
 
 
@@ -68,7 +70,8 @@ def environment(folder: str) -> dict[str, str]:
     env = {
         "DJANGO_SETTINGS_MODULE": "config.settings.local",
         "CHANNEL_LAYER_PREFIX": f"arena-bench-{secrets.token_hex(4)}:ws",
-        "DATABASE_CONN_MAX_AGE": "60",
+        # Each server process keeps a pool of connections for its request threads.
+        "DATABASE_POOL_SIZE": os.environ.get("DATABASE_POOL_SIZE", "20"),
     }
     if os.environ.get("DATABASE_URL"):
         fresh_postgres_database(os.environ["DATABASE_URL"])
@@ -79,6 +82,8 @@ def environment(folder: str) -> dict[str, str]:
 
 @dataclass
 class Seat:
+    server: int
+    """Which server the seat's requests and socket go to (modulo their number)."""
     number: int
     game_id: str
     cookie: str
@@ -87,8 +92,8 @@ class Seat:
     next_move: str = "draw"
     sent: list[tuple[float, int | None]] = field(default_factory=list)
     """(when sent, the seat's move count once played) per move."""
-    heard: dict[tuple[int, int], float] = field(default_factory=dict)
-    """(seat, move count) -> when this seat's socket first showed it."""
+    heard: dict[tuple[str, int], float] = field(default_factory=dict)
+    """(a seat's game id, its move count) -> when this seat's socket first showed it."""
 
 
 @dataclass
@@ -124,6 +129,7 @@ def prepare(count: int, env: dict[str, str], start: int) -> list[Pair]:
             client.force_login(seat.player)
             seats.append(
                 Seat(
+                    server=2 * (index - start) + seat.number,
                     number=seat.number,
                     game_id=str(seat.game_id),
                     cookie=client.cookies[settings.SESSION_COOKIE_NAME].value,
@@ -170,8 +176,10 @@ class Run:
         self.errors[kind] = self.errors.get(kind, 0) + 1
 
 
-def race(pairs: list[Pair], port: int, seconds: float) -> Run:
-    """Open every socket, then every seat moves once a second for `seconds`."""
+def race(pairs: list[Pair], ports: list[int], seconds: float) -> Run:
+    """Open every socket, then every seat moves once a second for `seconds`. The seats
+    are spread over the servers as a load balancer would: the two seats of a match on
+    different servers where there are two, so a push crosses processes (Redis)."""
     from autobahn.twisted.websocket import WebSocketClientFactory, WebSocketClientProtocol
     from twisted.internet import reactor, task
     from twisted.web.client import Agent, FileBodyProducer, HTTPConnectionPool, readBody
@@ -179,7 +187,6 @@ def race(pairs: list[Pair], port: int, seconds: float) -> Run:
 
     run = Run()
     stopping = False
-    origin = f"http://127.0.0.1:{port}"
     pool = HTTPConnectionPool(reactor, persistent=True)
     pool.maxPersistentPerHost = 2 * len(pairs)
     agent = Agent(reactor, pool=pool)
@@ -193,14 +200,19 @@ def race(pairs: list[Pair], port: int, seconds: float) -> Run:
 
         def onMessage(self, payload: bytes, isBinary: bool) -> None:
             now = time.perf_counter()
-            for number, moves in MOVES.findall(payload.decode()):
-                self.seat.heard.setdefault((int(number), int(moves)), now)
+            for game_id, moves in MOVES.findall(payload.decode()):
+                self.seat.heard.setdefault((game_id, int(moves)), now)
 
         def onClose(self, wasClean: bool, code: int | None, reason: str | None) -> None:
             if not stopping:
                 run.error(f"socket closed ({code})")
 
+    def port_of(seat: Seat) -> int:
+        return ports[seat.server % len(ports)]
+
     def listen(pair: Pair, seat: Seat) -> None:
+        port = port_of(seat)
+        origin = f"http://127.0.0.1:{port}"
         url = f"ws://127.0.0.1:{port}/ws/matches/{pair.match_id}/"
         factory = WebSocketClientFactory(
             url, origin=origin, headers={"Cookie": f"sessionid={seat.cookie}"}
@@ -216,6 +228,7 @@ def race(pairs: list[Pair], port: int, seconds: float) -> Run:
         reactor.connectTCP("127.0.0.1", port, factory)
 
     def move(seat: Seat) -> None:
+        origin = f"http://127.0.0.1:{port_of(seat)}"
         body = urlencode({"move": seat.next_move, "revision": seat.revision}).encode()
         headers = Headers(
             {
@@ -280,10 +293,25 @@ def race(pairs: list[Pair], port: int, seconds: float) -> Run:
         pool.closeCachedConnections()
         reactor.stop()
 
+    def look(seat: Seat) -> None:
+        """A seat opens its board, as a player does before the first move."""
+        page = f"http://127.0.0.1:{port_of(seat)}/games/{seat.game_id}/"
+        headers = Headers({"Cookie": [f"sessionid={seat.cookie}"]})
+        agent.request(b"GET", page.encode(), headers).addCallback(readBody).addErrback(
+            lambda failure: run.error(f"warm-up {type(failure.value).__name__}")
+        )
+
+    def warm_up() -> None:
+        """Every board opened once, spread over WARM_UP seconds, before any move is
+        timed: the servers' first requests (connections, templates) are not a move's."""
+        for offset, seat in enumerate(seats):
+            reactor.callLater(WARM_UP * offset / len(seats), look, seat)
+
     def when_open(deadline: float) -> None:
         if len(opened) == len(seats) or time.monotonic() > deadline:
-            begin()
-            reactor.callLater(seconds, end)
+            warm_up()
+            reactor.callLater(WARM_UP + 1, begin)
+            reactor.callLater(WARM_UP + 1 + seconds, end)
         else:
             reactor.callLater(0.1, when_open, deadline)
 
@@ -303,12 +331,18 @@ def latencies(pairs: list[Pair], run: Run) -> list[float]:
             for sent, moves in seat.sent:
                 if moves is None:
                     continue
-                heard = opponent.heard.get((seat.number, moves))
+                heard = opponent.heard.get((seat.game_id, moves))
                 if heard is None:
                     run.error("move never heard by the opponent")
                 else:
-                    found.append((heard - sent) * 1000)
-    return found
+                    found.append((sent, (heard - sent) * 1000))
+    if os.environ.get("BENCH_TIMELINE"):
+        first = min(sent for sent, _ in found)
+        for second in range(int(max(sent for sent, _ in found) - first) + 1):
+            window = [ms for sent, ms in found if int(sent - first) == second]
+            if window:
+                print(f"  t={second:3d}s  n={len(window):4d}  max {max(window):7.1f} ms")
+    return [ms for _, ms in found]
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -320,17 +354,35 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, nargs="+", default=[50, 200])
     parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument(
+        "--servers",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="daphne processes behind the clients (one per core by default; one without Redis)",
+    )
     args = parser.parse_args()
     if len(args.matches) > 1:
         # Twisted's reactor runs once per process: one process per N.
         for count in args.matches:
             subprocess.run(
-                [sys.executable, __file__, "--matches", str(count), "--seconds", str(args.seconds)],
+                [
+                    sys.executable,
+                    __file__,
+                    "--matches",
+                    str(count),
+                    "--seconds",
+                    str(args.seconds),
+                    "--servers",
+                    str(args.servers),
+                ],
                 check=False,
             )
         return
     count = args.matches[0]
-    with tempfile.TemporaryDirectory() as folder:
+    with tempfile.TemporaryDirectory() as scratch:
+        # BENCH_KEEP=<folder> keeps the run's files (the servers' logs) there.
+        folder = os.environ.get("BENCH_KEEP") or scratch
+        Path(folder).mkdir(parents=True, exist_ok=True)
         env = environment(folder)
         subprocess.run(
             [sys.executable, "manage.py", "migrate", "-v", "0"],
@@ -343,22 +395,29 @@ def main() -> None:
 
         django.setup()
         pairs = prepare(count, env, start=0)
-        port = free_port()
-        server = start_server(env, port, Path(folder) / "daphne.log")
+        # The in-memory channel layer reaches one process's sockets only.
+        servers = args.servers if os.environ.get("REDIS_URL") else 1
+        ports = [free_port() for _ in range(servers)]
+        processes = [start_server(env, port, Path(folder) / f"daphne-{port}.log") for port in ports]
         try:
             began = time.perf_counter()
-            run = race(pairs, port, args.seconds)
+            run = race(pairs, ports, args.seconds)
             elapsed = time.perf_counter() - began
         finally:
-            server.terminate()
-            try:
-                server.wait(10)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait()
+            for server in processes:
+                server.terminate()
+            for server in processes:
+                try:
+                    server.wait(10)
+                except subprocess.TimeoutExpired:
+                    server.kill()
+                    server.wait()
         found = latencies(pairs, run)
         stack = "PostgreSQL + Redis" if os.environ.get("REDIS_URL") else "SQLite + in-memory layer"
-        print(f"N={count} matches ({2 * count} players), {args.seconds:.0f} s, {stack}:")
+        print(
+            f"N={count} matches ({2 * count} players), {args.seconds:.0f} s, {stack}, "
+            f"{servers} daphne process{'es' if servers > 1 else ''}:"
+        )
         if found:
             print(
                 f"  move -> opponent's socket: p50 {statistics.median(found):.1f} ms, "

@@ -111,6 +111,17 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+# Under an ASGI server every request runs on a thread of its own, and a persistent
+# connection per thread would leave one connection behind per request: a pool of this
+# many connections per server process serves them instead (psycopg's, Django 5.1+).
+DATABASE_POOL_SIZE = int(os.environ.get("DATABASE_POOL_SIZE", "0"))
+if DATABASE_POOL_SIZE and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 1,
+        "max_size": DATABASE_POOL_SIZE,
+        "timeout": 10,
+    }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Transactions take SQLite's write lock when they begin, so two writers (the server's
     # threads, the embedded pool refill's thread: docs/pool.md) wait for each other within

@@ -17,31 +17,32 @@ from django.utils import timezone
 from games.models import Game
 from games.services import game_close_if_time_up
 from games.variants import game_variant
-from matches.live import match_progress_push
+from matches import selectors
+from matches.live import match_progress_push, match_seat_push
 from matches.models import Match, Seat
-from matches.modes import match_mode
+from matches.modes import match_mode, match_modes
 from matches.results import SeatResult, placements
 from matches.services.duel import duel_seat_scores, duel_turn_time_up
 from matches.tasks import match_settled_dispatch
 
-
-def _foundation_cards(game: Game) -> int:
-    public = game_variant(game).public_view(game_variant(game).load(game.state))
-    return sum(int(foundation["count"]) for foundation in public.get("foundations", []))
+SHARED_BOARD_VARIANTS = frozenset(mode.variant for mode in match_modes() if mode.shared_board)
 
 
 def match_game_acted(*, game: Game) -> None:
     """settings.GAME_ACTION_HOOKS: after each action on a match's game, the seat's
-    count of foundation cards (and when it changed), and the opponents told once the
-    action commits. Nothing for a game of another track."""
-    if game.track != Game.Track.MATCH:
-        return
-    now = game.last_action_at
-    cards = _foundation_cards(game)
+    count of foundation cards (and when it changed), and that seat's public progress
+    pushed to the match's sockets once the action commits. Nothing for a game of
+    another track."""
+    if game.track != Game.Track.MATCH or game.variant in SHARED_BOARD_VARIANTS:
+        return  # a shared board's moves push the whole match (matches.services.duel)
+    variant = game_variant(game)
+    public = variant.public_view(variant.load(game.state))
+    cards = sum(int(foundation["count"]) for foundation in public.get("foundations", []))
     Seat.objects.filter(game_id=game.id).exclude(foundation_cards=cards).update(
-        foundation_cards=cards, reached_at=now
+        foundation_cards=cards, reached_at=game.last_action_at
     )
-    transaction.on_commit(partial(match_progress_push, match_id=UUID(game.track_ref)))
+    seat = selectors.seat_view_of_game(game=game, public=public, foundation_cards=cards)
+    transaction.on_commit(partial(match_seat_push, match_id=UUID(game.track_ref), seat=seat))
 
 
 def match_game_closed(*, game: Game) -> None:

@@ -61,9 +61,10 @@ def run(body: Callable[[], Awaitable[None]]) -> None:
     async_to_sync(body)()
 
 
-def seat_html(html: str, number: int) -> str:
-    found = re.search(rf'<li class="match-seat" id="match-seat-{number}">(.*?)</li>', html, re.S)
-    assert found, f"no seat {number} in {html}"
+def seat_html(html: str, game: Game) -> str:
+    """A seat's part of a push (matches.live), keyed by the seat's game."""
+    found = re.search(rf'<li class="match-seat" id="match-seat-{game.id}">(.*?)</li>', html, re.S)
+    assert found, f"no seat of game {game.id} in {html}"
     return found.group(1)
 
 
@@ -102,12 +103,12 @@ def test_a_seated_player_hears_the_opponents_move_made_through_the_service(playe
             game_id=bobs_game.id, player=bob, move=move, revision=0
         )
         html = await listener.receive_from(timeout=PUSH_TIMEOUT)
-        assert html.lstrip().startswith('<div id="match-live-body"')
-        bobs_seat = seat_html(html, 1)
+        # After an action only the acting seat's part is pushed.
+        assert html.lstrip().startswith(f'<li class="match-seat" id="match-seat-{bobs_game.id}"')
+        bobs_seat = seat_html(html, bobs_game)
         assert "bob" in bobs_seat
         assert figure(bobs_seat, "Moves") == outcome.game.move_count >= 1
         assert figure(bobs_seat, "Score") == outcome.game.score
-        assert figure(seat_html(html, 0), "Moves") == 0
         await listener.disconnect()
 
     run(body)
@@ -133,8 +134,8 @@ def test_a_seated_player_hears_the_opponents_move_made_on_the_board(player, bob)
         assert response.status_code == 200
         html = await listener.receive_from(timeout=PUSH_TIMEOUT)
         await sync_to_async(bobs_game.refresh_from_db)()
-        assert figure(seat_html(html, 1), "Moves") == bobs_game.move_count >= 1
-        assert figure(seat_html(html, 1), "Score") == bobs_game.score
+        assert figure(seat_html(html, bobs_game), "Moves") == bobs_game.move_count >= 1
+        assert figure(seat_html(html, bobs_game), "Score") == bobs_game.score
         await listener.disconnect()
 
     run(body)
@@ -218,12 +219,14 @@ def test_no_push_carries_a_hidden_card_or_a_seed(request, player, bob, mode):
         await listener.disconnect()
 
     def check_push(html: str) -> None:
-        # Each seat's part shows that seat's face-up cards only; what no seat shows
-        # appears nowhere (the seats play one deal, so one seat's face-up card may be
-        # another's face-down one).
+        # Each push is the acting seat's part, showing that seat's face-up cards only;
+        # what no seat shows appears nowhere (the seats play one deal, so one seat's
+        # face-up card may be another's face-down one).
         games_now = [Game.objects.get(id=game.id) for _, game in seats]
-        for number, game in enumerate(games_now):
-            assert leaked_cards(seat_html(html, number), hidden_cards(game)) == []
+        pushed = [game for game in games_now if f'id="match-seat-{game.id}"' in html]
+        assert len(pushed) == 1
+        for game in pushed:
+            assert leaked_cards(seat_html(html, game), hidden_cards(game)) == []
         hidden_everywhere = set.intersection(*(hidden_cards(game) for game in games_now))
         assert leaked_cards(html, hidden_everywhere) == []
         for secret in {match.seed, *(game.seed for game in games_now)}:
@@ -244,7 +247,7 @@ def test_the_match_is_over_arrives_once_it_settles(player, bob):
         assert (await listener.connect())[0]
         await sync_to_async(games.game_finish)(game_id=bobs_game.id, player=bob, revision=0)
         still_running = await listener.receive_from(timeout=PUSH_TIMEOUT)
-        assert 'data-status="running"' in still_running
+        assert f'id="match-seat-{bobs_game.id}"' in still_running
         assert 'id="match-over"' not in still_running
         await sync_to_async(games.game_finish)(game_id=players_game.id, player=player, revision=0)
         html = await listener.receive_from(timeout=PUSH_TIMEOUT)
@@ -252,7 +255,7 @@ def test_the_match_is_over_arrives_once_it_settles(player, bob):
             html = await listener.receive_from(timeout=PUSH_TIMEOUT)
         assert 'data-status="finished"' in html
         assert "The match is over." in html
-        assert re.search(r"place [12]", seat_html(html, 0))
+        assert re.search(r"place [12]", seat_html(html, players_game))
         await listener.disconnect()
 
     run(body)
