@@ -24,6 +24,7 @@ Agent for HTTP): both come with daphne, so nothing more is installed.
 """
 
 import argparse
+import json
 import os
 import re
 import secrets
@@ -176,7 +177,26 @@ class Run:
         self.errors[kind] = self.errors.get(kind, 0) + 1
 
 
-def race(pairs: list[Pair], ports: list[int], seconds: float) -> Run:
+def answer_of(text: str) -> tuple[str, int, int] | None:
+    """The API's answer (or refusal, which carries the game): the next stock move, the
+    revision and the move count."""
+    try:
+        game = json.loads(text)["game"]
+    except (ValueError, KeyError):
+        return None
+    stock = "draw" if "draw" in game["legal_moves"] else "recycle"
+    return stock, int(game["revision"]), int(game["move_count"])
+
+
+def board_of(html: str) -> tuple[str, int, int] | None:
+    """The board partial's next stock move, revision and move count."""
+    stock, revision, moves = STOCK.search(html), REVISION.search(html), BOARD_MOVES.search(html)
+    if stock and revision and moves:
+        return stock.group(1), int(revision.group(1)), int(moves.group(1))
+    return None
+
+
+def race(pairs: list[Pair], ports: list[int], seconds: float, via: str) -> Run:
     """Open every socket, then every seat moves once a second for `seconds`. The seats
     are spread over the servers as a load balancer would: the two seats of a match on
     different servers where there are two, so a push crosses processes (Redis)."""
@@ -229,40 +249,44 @@ def race(pairs: list[Pair], ports: list[int], seconds: float) -> Run:
 
     def move(seat: Seat) -> None:
         origin = f"http://127.0.0.1:{port_of(seat)}"
-        body = urlencode({"move": seat.next_move, "revision": seat.revision}).encode()
-        headers = Headers(
-            {
-                "Cookie": [f"sessionid={seat.cookie}; csrftoken={seat.csrf}"],
-                "X-CSRFToken": [seat.csrf],
-                "HX-Request": ["true"],
-                "Origin": [origin],
-                "Content-Type": ["application/x-www-form-urlencoded"],
-            }
-        )
+        if via == "api":
+            # An app: JSON through the API, its session token in X-Session-Token.
+            url = f"{origin}/api/v1/games/{seat.game_id}/moves"
+            body = json.dumps({"move": seat.next_move, "revision": seat.revision}).encode()
+            headers = Headers(
+                {"X-Session-Token": [seat.cookie], "Content-Type": ["application/json"]}
+            )
+        else:
+            # The web board: its form, posted by htmx with the CSRF token.
+            url = f"{origin}/games/{seat.game_id}/move/"
+            body = urlencode({"move": seat.next_move, "revision": seat.revision}).encode()
+            headers = Headers(
+                {
+                    "Cookie": [f"sessionid={seat.cookie}; csrftoken={seat.csrf}"],
+                    "X-CSRFToken": [seat.csrf],
+                    "HX-Request": ["true"],
+                    "Origin": [origin],
+                    "Content-Type": ["application/x-www-form-urlencoded"],
+                }
+            )
         index = len(seat.sent)
         seat.sent.append((time.perf_counter(), None))
-        answer = agent.request(
-            b"POST",
-            f"{origin}/games/{seat.game_id}/move/".encode(),
-            headers,
-            FileBodyProducer(BytesIO(body)),
-        )
+        answer = agent.request(b"POST", url.encode(), headers, FileBodyProducer(BytesIO(body)))
 
         def answered(response: object) -> object:
             code = response.code  # type: ignore[attr-defined]
-            return readBody(response).addCallback(lambda html: read(code, html.decode()))
+            return readBody(response).addCallback(lambda text: read(code, text.decode()))
 
-        def read(code: int, html: str) -> None:
+        def read(code: int, text: str) -> None:
             if code != 200:
                 run.error(f"HTTP {code}")
             else:
                 run.served += 1
-            stock, revision = STOCK.search(html), REVISION.search(html)
-            moves = BOARD_MOVES.search(html)
-            if stock and revision and moves:
-                seat.next_move, seat.revision = stock.group(1), int(revision.group(1))
+            after = answer_of(text) if via == "api" else board_of(text)
+            if after is not None:
+                seat.next_move, seat.revision, moves = after
                 if code == 200:
-                    seat.sent[index] = (seat.sent[index][0], int(moves.group(1)))
+                    seat.sent[index] = (seat.sent[index][0], moves)
 
         answer.addCallback(answered).addErrback(
             lambda failure: run.error(type(failure.value).__name__)
@@ -355,6 +379,12 @@ def main() -> None:
     parser.add_argument("--matches", type=int, nargs="+", default=[50, 200])
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument(
+        "--via",
+        choices=["api", "web"],
+        default="api",
+        help="how the players move: an app through the API (default), or the web board",
+    )
+    parser.add_argument(
         "--servers",
         type=int,
         default=os.cpu_count() or 1,
@@ -374,6 +404,8 @@ def main() -> None:
                     str(args.seconds),
                     "--servers",
                     str(args.servers),
+                    "--via",
+                    args.via,
                 ],
                 check=False,
             )
@@ -401,7 +433,7 @@ def main() -> None:
         processes = [start_server(env, port, Path(folder) / f"daphne-{port}.log") for port in ports]
         try:
             began = time.perf_counter()
-            run = race(pairs, ports, args.seconds)
+            run = race(pairs, ports, args.seconds, args.via)
             elapsed = time.perf_counter() - began
         finally:
             for server in processes:
@@ -416,7 +448,7 @@ def main() -> None:
         stack = "PostgreSQL + Redis" if os.environ.get("REDIS_URL") else "SQLite + in-memory layer"
         print(
             f"N={count} matches ({2 * count} players), {args.seconds:.0f} s, {stack}, "
-            f"{servers} daphne process{'es' if servers > 1 else ''}:"
+            f"{servers} daphne process{'es' if servers > 1 else ''}, moves through the {args.via}:"
         )
         if found:
             print(
