@@ -6,7 +6,18 @@ from allauth.headless.urls import build_urlpatterns
 from django.urls import URLPattern, URLResolver, include, path, re_path
 from drf_spectacular.views import SpectacularAPIView
 
-from api.views import actions, daily, docs, games, matches, me, password_reset, players, unknown
+from api.views import (
+    actions,
+    daily,
+    docs,
+    duel,
+    games,
+    matches,
+    me,
+    password_reset,
+    players,
+    unknown,
+)
 
 app_name = "api"
 
@@ -77,6 +88,8 @@ urlpatterns = [
     path("matches/ratings/<slug:mode>", matches.RatingsView.as_view(), name="match_ratings"),
     path(match, matches.MatchDetailView.as_view(), name="match"),
     path(f"{match}/join", matches.MatchJoinView.as_view(), name="match_join"),
+    path(f"{match}/duel", duel.DuelBoardView.as_view(), name="duel"),
+    path(f"{match}/duel/moves", duel.DuelMoveView.as_view(), name="duel_move"),
     path(f"{match}/leave", matches.MatchLeaveView.as_view(), name="match_leave"),
     path(f"{match}/start", matches.MatchStartView.as_view(), name="match_start"),
     path(f"{match}/rematch", matches.MatchRematchView.as_view(), name="match_rematch"),
