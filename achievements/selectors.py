@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
 from django.db.models import Count, Max, Min
 
 from achievements.declarations import ACHIEVEMENTS, Achievement, achievement_for
@@ -50,12 +50,15 @@ def _ranked_scores(game: Game) -> tuple[int | None, int | None]:
     return score, top
 
 
-def _match_facts(game: Game) -> tuple[str | None, str | None, int | None]:
-    """The game's match mode, and its seat's outcome and margin once the match settled."""
+def _match_facts(game: Game, player: User) -> tuple[str | None, str | None, int | None]:
+    """The game's match mode, and the player's seat's outcome and margin once the match
+    settled (a shared board is every seat's game: the seat is the player's)."""
     if game.track != Game.Track.MATCH:
         return None, None, None
     seats = list(Seat.objects.filter(match_id=game.track_ref).select_related("match"))
-    mine = next((seat for seat in seats if seat.game_id == game.id), None)
+    mine = next(
+        (seat for seat in seats if seat.game_id == game.id and seat.player_id == player.pk), None
+    )
     if mine is None:
         return None, None, None
     if mine.match.status != Match.Status.FINISHED or mine.score is None:
@@ -65,21 +68,22 @@ def _match_facts(game: Game) -> tuple[str | None, str | None, int | None]:
     return mine.match.mode, mine.outcome, margin
 
 
-def game_facts(*, game: Game) -> GameFacts:
+def game_facts(*, game: Game, player: User | None = None) -> GameFacts:
     """The facts of a closed game as of when it closed (the wins and the daily
     streak count what came before it, so a backfill judges each past game as the
-    task would have then)."""
+    task would have then), for its player, or for another seat of its shared board."""
     finished_at = game.finished_at
     if game.is_active or finished_at is None:
         raise GameNotClosed(f"game {game.id} is not closed")
+    player = player or game.player
     wins_so_far = Game.objects.filter(
-        player_id=game.player_id, status=Game.Status.WON, finished_at__lte=finished_at
+        player_id=player.pk, status=Game.Status.WON, finished_at__lte=finished_at
     ).count()
     ranked_score, deal_top_score = _ranked_scores(game)
-    match_mode, match_outcome, match_margin = _match_facts(game)
+    match_mode, match_outcome, match_margin = _match_facts(game, player)
     return GameFacts(
         game_id=game.id,
-        player_id=game.player_id,
+        player_id=player.pk,
         variant=game.variant,
         status=game.status,
         finished_at=finished_at,
@@ -89,7 +93,7 @@ def game_facts(*, game: Game) -> GameFacts:
         undo_count=game.undo_count,
         public=_public_view(game),
         wins_so_far=wins_so_far,
-        daily_streak=daily_streak(player=game.player, today=finished_at.astimezone(UTC).date()),
+        daily_streak=daily_streak(player=player, today=finished_at.astimezone(UTC).date()),
         ranked_score=ranked_score,
         deal_top_score=deal_top_score,
         match_mode=match_mode,

@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 from functools import partial
 from uuid import UUID
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -71,8 +72,10 @@ def _award(achievement: Achievement, facts: GameFacts) -> None:
     )
 
 
-def _evaluate(game: Game, achievements: Sequence[Achievement], *, mark: bool) -> list[str]:
-    facts = game_facts(game=game)
+def _evaluate(
+    game: Game, achievements: Sequence[Achievement], *, mark: bool, player: User | None = None
+) -> list[str]:
+    facts = game_facts(game=game, player=player)
     earned = []
     with transaction.atomic():
         for achievement in achievements:
@@ -253,13 +256,16 @@ def achievements_catch_up(*, now: datetime | None = None) -> dict[str, int]:
 
 
 def match_achievements_evaluate(*, match_id: UUID) -> list[str]:
-    """Every seat's game of a settled match judged again (the match badges need the
-    outcome, which a seat that finished first did not know); the codes awarded."""
-    game_ids = Seat.objects.filter(match_id=match_id, game__isnull=False).values_list(
-        "game_id", flat=True
+    """Every seat of a settled match judged again for the match badges (they need the
+    outcome, which a seat that finished first did not know), each for its own player:
+    on a shared board (the Duel) every seat's game is the one board. The codes awarded."""
+    seats = Seat.objects.filter(match_id=match_id, game__isnull=False).select_related(
+        "player", "game"
     )
+    match_badges = _selected(MATCH_ACHIEVEMENT_CODES)
     return [
         code
-        for game_id in game_ids
-        for code in achievements_evaluate(game_id=game_id, codes=MATCH_ACHIEVEMENT_CODES)
+        for seat in seats
+        if seat.game is not None and not seat.game.is_active
+        for code in _evaluate(seat.game, match_badges, mark=False, player=seat.player)
     ]

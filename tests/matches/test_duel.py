@@ -328,11 +328,6 @@ def test_a_duel_won_by_less_earns_no_badge(duel, player, bob):
     assert "duel-won-by-100" not in match_achievements_evaluate(match_id=duel.id)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="badges are judged per game for its player: the shared board is seat 0's game, "
-    "so the second seat earns no badge from it (achievements needs a per-seat judgement)",
-)
 def test_the_second_seat_earns_the_duel_badge_too(duel, player, bob):
     game = board_of(duel)
     game.state = {**game.state, "scores": [0, 150]}
