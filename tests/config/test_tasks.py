@@ -16,7 +16,7 @@ from games import tasks as game_tasks
 from reviews import tasks as review_tasks
 
 ROOT = Path(__file__).resolve().parents[2]
-TASK_MODULES = ["games", "leaderboards", "achievements", "reviews"]
+TASK_MODULES = ["games", "leaderboards", "matches", "achievements", "reviews"]
 
 
 def project_tasks():
@@ -65,6 +65,7 @@ def test_the_scheduled_and_the_on_close_tasks_are_registered_under_their_names()
     names = set(project_tasks())
     assert {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()} <= names
     assert set(settings.GAME_CLOSED_TASKS) <= names
+    assert set(settings.MATCH_SETTLED_TASKS) <= names
 
 
 def test_the_visibility_timeout_is_minutes_and_exceeds_every_hard_time_limit():
