@@ -14,7 +14,7 @@ from django.utils import timezone
 from games.models import Game
 from games.variants import game_variant
 from matches import glicko2
-from matches.models import Match, Rating, RatingChange, Seat
+from matches.models import Match, QueueEntry, Rating, RatingChange, Seat
 from matches.modes import match_mode
 
 
@@ -278,6 +278,5 @@ def ratings_count(*, mode: str) -> int:
 
 
 def player_queue_modes(*, player: User) -> list[str]:
-    from matches.models import QueueEntry
-
+    """The modes whose quick-match queue the player waits in."""
     return list(QueueEntry.objects.filter(player=player).values_list("mode", flat=True))
