@@ -150,7 +150,9 @@ def _start(match: Match, mode: MatchMode) -> None:
     match.status = Match.Status.RUNNING
     match.started_at = now
     match.deadline_at = now + timedelta(seconds=mode.clock_seconds)
-    match.rated = match.rated and match.seats.count() > 1
+    # A solo sprint is not rated, nor staff trying a closed mode before its points table.
+    trial = mode.needs_points_table and match.points_table_id is None
+    match.rated = match.rated and match.seats.count() > 1 and not trial
     match.save(update_fields=["status", "started_at", "deadline_at", "rated"])
     track = Track(
         kind=Game.Track.MATCH,

@@ -41,6 +41,7 @@ def test_players_are_refused_until_a_table_is_published_and_staff_may_try_it(
     services.match_join(player=make_user("sam", is_staff=True), match_id=trial.id)
     trial.refresh_from_db()
     assert trial.status == Match.Status.RUNNING
+    assert trial.rated is False  # a trial before any table counts in no rating
     publish(staff)
     match = services.match_create(player=player, mode="klondike")
     assert match.points_table.version == 1
