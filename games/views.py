@@ -18,7 +18,6 @@ from django.forms import Form
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import Profile
@@ -163,10 +162,7 @@ def _go_to_game(request: HtmxHttpRequest, game: Game) -> HttpResponse:
 @require_GET
 def detail(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpResponse:
     game = _own_game_or_404(request, game_id)
-    if game.is_active and game.deadline_at is not None and game.deadline_at <= timezone.now():
-        # Without a worker nobody closed it at its deadline: whoever looks first does.
-        services.game_close_if_time_up(game_id=game.id)
-        game.refresh_from_db()
+    game = services.game_looked_at(game=game)
     return _render_board(
         request, game, selected=request.GET.get("sel"), hint=_hint_of_token(request, game)
     )
@@ -325,12 +321,7 @@ def hint(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpResponse:
     except GameActionError as refusal:
         status = REFUSAL_STATUS.get(type(refusal), 409)
         return _refused(request, _own_game_or_404(request, game_id), refusal.message, status)
-    shown = {
-        "move": outcome.hint.move,
-        "text": outcome.hint.text,
-        "source": outcome.source,
-        "destination": outcome.destination,
-    }
+    shown = outcome.shown
     if request.htmx:
         profile = profile_loaded_with(user=outcome.game.player)
         return _render_board(request, outcome.game, hint=shown, profile=profile)

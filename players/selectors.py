@@ -218,6 +218,30 @@ def player_daily_calendar(*, player: User, month: date | None, today: date) -> D
     )
 
 
+@dataclass(frozen=True)
+class ProfileAccess:
+    """Who a profile is, and what its viewer may see of it: the private-profile rule."""
+
+    user: User
+    is_owner: bool
+    is_public: bool
+
+    @property
+    def stats_visible(self) -> bool:
+        return self.is_owner or self.is_public
+
+
+def profile_access(*, username: str, viewer: AbstractBaseUser | AnonymousUser) -> ProfileAccess:
+    """The owner sees everything of a profile; anyone else only a public one's figures.
+    Raises the user model's DoesNotExist for an unknown name."""
+    user = user_for_username(username=username)
+    return ProfileAccess(
+        user=user,
+        is_owner=viewer.is_authenticated and viewer.pk == user.pk,
+        is_public=profile_for_user(user=user).public,
+    )
+
+
 def profile_for_username(
     *,
     username: str,
@@ -232,10 +256,8 @@ def profile_for_username(
     public, and otherwise nothing but the name (nothing else is even read).
     Raises the user model's DoesNotExist for an unknown name.
     """
-    user = user_for_username(username=username)
-    profile = profile_for_user(user=user)
-    is_owner = viewer.is_authenticated and viewer.pk == user.pk
-    stats_visible = is_owner or profile.public
+    access = profile_access(username=username, viewer=viewer)
+    user, is_owner, stats_visible = access.user, access.is_owner, access.stats_visible
     rows: list[StatsRow] = []
     overall: StatsRow | None = None
     badges: list[Badge] = []
@@ -256,7 +278,7 @@ def profile_for_username(
         username=user.get_username(),
         member_since=user.date_joined,
         is_owner=is_owner,
-        is_public=profile.public,
+        is_public=access.is_public,
         stats_visible=stats_visible,
         rows=rows,
         overall=overall,

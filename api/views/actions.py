@@ -193,10 +193,4 @@ class HintView(APIView):
                 game_id=game_id, player=player_of(request), revision=data["revision"]
             ),
         )
-        hint = {
-            "move": outcome.hint.move,
-            "text": outcome.hint.text,
-            "source": outcome.source,
-            "destination": outcome.destination,
-        }
-        return Response({"hint": hint, "game": state_of(outcome.game)})
+        return Response({"hint": outcome.shown, "game": state_of(outcome.game)})

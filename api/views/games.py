@@ -5,7 +5,6 @@ from uuid import UUID
 
 from django.core.paginator import Paginator
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.http import http_date, parse_etags
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.permissions import AllowAny
@@ -201,10 +200,7 @@ class GameDetailView(APIView):
     )
     def get(self, request: Request, game_id: UUID) -> Response:
         game = own_game(request, game_id)
-        if game.is_active and game.deadline_at is not None and game.deadline_at <= timezone.now():
-            # Without a worker nobody closed it at its deadline: whoever looks first does.
-            services.game_close_if_time_up(game_id=game.id)
-            game.refresh_from_db()
+        game = services.game_looked_at(game=game)
         etag = _etag(game)
         headers = {
             "ETag": etag,

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 from uuid import UUID
 
+from django.contrib.auth.models import User
 from django.core.exceptions import ObjectDoesNotExist
 from django.core.paginator import Paginator
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -15,7 +16,6 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts.selectors import user_for_username
 from api.errors import ApiRefusal
 from api.pagination import PAGE_PARAMETER, page_envelope
 from api.serializers.matches import (
@@ -39,7 +39,7 @@ from matches import selectors, services
 from matches.errors import MatchRefused
 from matches.models import Match
 from matches.modes import MatchMode, match_mode, match_mode_keys, match_modes
-from players.selectors import ProfilePage, profile_for_username
+from players.selectors import profile_access
 from players.views import USERNAME_MAX_LENGTH
 
 LOBBY_PAGE_SIZE = 20
@@ -323,14 +323,16 @@ class PlayerMatchesView(APIView):
         username = params.name(username, max_length=USERNAME_MAX_LENGTH)
         try:
             # The profile's own rule decides who sees it: a private one is its owner's.
-            profile = profile_for_username(username=username, viewer=request.user)
+            access = profile_access(username=username, viewer=request.user)
         except ObjectDoesNotExist as missing:
             raise ApiRefusal(code="not_found", message="There is no such player.") from missing
-        body = self._history(request, profile) if profile.stats_visible else self._hidden(request)
+        body = (
+            self._history(request, access.user) if access.stats_visible else self._hidden(request)
+        )
         body |= {
-            "username": profile.username,
-            "is_owner": profile.is_owner,
-            "stats_visible": profile.stats_visible,
+            "username": access.user.get_username(),
+            "is_owner": access.is_owner,
+            "stats_visible": access.stats_visible,
         }
         return Response(body)
 
@@ -338,8 +340,7 @@ class PlayerMatchesView(APIView):
         body = page_envelope(request, number=1, num_pages=1, count=0, results=[])
         return body | {"ratings": []}
 
-    def _history(self, request: Request, profile: ProfilePage) -> dict[str, Any]:
-        player = user_for_username(username=profile.username)
+    def _history(self, request: Request, player: User) -> dict[str, Any]:
         page = Paginator(
             selectors.match_history_for_player(player=player), HISTORY_PAGE_SIZE
         ).get_page(params.page_number(request.query_params))
@@ -362,6 +363,6 @@ class PlayerMatchesView(APIView):
                     ],
                 }
             ).data
-            for rating in profile.ratings
+            for rating in selectors.player_ratings(player=player)
         ]
         return body | {"ratings": ratings}

@@ -279,6 +279,16 @@ def game_close_if_time_up(*, game_id: UUID) -> bool:
         return True
 
 
+def game_looked_at(*, game: Game) -> Game:
+    """The game as a look finds it: one whose clock ran out with no worker to close it
+    is closed by whoever looks first (and read again); any other is returned as it is,
+    with no query."""
+    if game.is_active and game.deadline_at is not None and game.deadline_at <= timezone.now():
+        game_close_if_time_up(game_id=game.id)
+        game.refresh_from_db()
+    return game
+
+
 def games_close_expired(*, player: User | None = None) -> int:
     """Close every game (of one player, if given) whose clock has run out."""
     expired = Game.objects.filter(status=Game.Status.ACTIVE, deadline_at__lte=timezone.now())

@@ -35,6 +35,17 @@ class HintOutcome:
     source: str | None
     destination: str | None
 
+    @property
+    def shown(self) -> dict[str, str | None]:
+        """What a board (or an app) shows of the hint: its move, its words, and where
+        the move starts and ends."""
+        return {
+            "move": self.hint.move,
+            "text": self.hint.text,
+            "source": self.source,
+            "destination": self.destination,
+        }
+
 
 MATCH_HINT_MESSAGE = "A match is raced without hints: the solver would play for you."
 

@@ -2,7 +2,7 @@
 back. Building, sequences and empty piles are the Klondike family's (its public
 functions); the pillars are the Duel's own (two per suit, ``state.pillar_for``)."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..cards import RANK_VALUE, card_name
 from ..errors import EngineError
@@ -174,18 +174,7 @@ def transfer(state: DuelState, move: Move) -> Transferred:
         if refusal is not None:
             raise EngineError(refusal)
         tableau = replace_pile(tableau, index, Pile(target.down, target.up + cards))
-    after = DuelState(
-        tableau=tableau,
-        pillars=pillars,
-        stock=state.stock,
-        waste=waste,
-        reserves=reserves,
-        recycles=state.recycles,
-        seat=state.seat,
-        scores=state.scores,
-        passes=state.passes,
-        idle=state.idle,
-    )
+    after = replace(state, tableau=tableau, pillars=pillars, waste=waste, reserves=reserves)
     return Transferred(after, cards, revealed)
 
 
@@ -234,18 +223,7 @@ def untransfer(
         tableau = replace_pile(tableau, index, Pile(pile.down, pile.up + cards))
     else:
         raise misfit()
-    return DuelState(
-        tableau=tableau,
-        pillars=pillars,
-        stock=state.stock,
-        waste=waste,
-        reserves=reserves,
-        recycles=state.recycles,
-        seat=state.seat,
-        scores=state.scores,
-        passes=state.passes,
-        idle=state.idle,
-    )
+    return replace(state, tableau=tableau, pillars=pillars, waste=waste, reserves=reserves)
 
 
 def _with_slot(
