@@ -1,8 +1,9 @@
 """Thin views of a shared board (the Duel): the board, a move, and a mode's rules.
 Every move is a POST form that works without JavaScript (htmx swaps the board in when
-it runs); the board is rendered for its viewer, so only the seat to move gets move
-buttons, and the live panel beside it makes each page fetch its own board again after
-every push."""
+it runs): without it, a card is a link that picks it (`?sel=t3/2`) and the board comes
+back with a form on each place that takes it. The board is rendered for its viewer, so
+only the seat to move gets moves, and the live panel beside it makes each page fetch
+its own board again after every push."""
 
 from uuid import UUID
 
@@ -28,11 +29,12 @@ def _render_board(
     request: AuthenticatedHttpRequest,
     match_id: UUID,
     *,
+    selected: str | None = None,
     error: str | None = None,
     status: int = 200,
 ) -> HttpResponse:
     try:
-        board = duel_board_for_player(match_id=match_id, player=request.user)
+        board = duel_board_for_player(match_id=match_id, player=request.user, selected=selected)
     except Match.DoesNotExist as missing:
         raise Http404("No such duel") from missing
     template = "matches/duel.html#board" if request.htmx else "matches/duel.html"
@@ -45,11 +47,12 @@ def _render_board(
 @login_required
 @require_GET
 def duel(request: AuthenticatedHttpRequest, match_id: UUID) -> HttpResponse:
-    """The shared board (an htmx request gets the board alone). Whoever looks first
-    closes a match whose clock ran out and passes a turn that did."""
+    """The shared board (an htmx request gets the board alone), with the card the player
+    picked (`?sel=`) when it is theirs to pick. Whoever looks first closes a match whose
+    clock ran out and passes a turn that did."""
     services.match_close_if_time_up(match_id=match_id)
     services.duel_turn_time_up(match_id=match_id)
-    return _render_board(request, match_id)
+    return _render_board(request, match_id, selected=request.GET.get("sel"))
 
 
 @login_required

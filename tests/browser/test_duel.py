@@ -1,0 +1,159 @@
+"""Two players find each other in the lobby and play Duel turns on the shared board in
+their own browsers, on a real ASGI server: the seat to move taps a card and then a lit
+place (or drags it there), taps the stock, or passes; the other seat's board, read-only,
+shows each move arrive through the match's socket without a reload."""
+
+import json
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from games.engine import format_move, get_variant
+from games.models import Game
+from matches.models import Match
+from tests.browser.asgi_server import asgi_live_server  # noqa: F401  # a fixture
+from tests.browser.helpers import IDLE, sign_up
+from tests.browser.test_matches import SOCKET_SECONDS, find_each_other, players  # noqa: F401
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+DUEL = get_variant("steps_duel")
+
+
+def shared_board() -> Game:
+    return Game.objects.get(track=Game.Track.MATCH, variant="steps_duel")
+
+
+def on_the_duel_with_the_socket_open(page: Page) -> None:
+    expect(page.locator("#duel-board")).to_be_visible(timeout=SOCKET_SECONDS)
+    expect(page.locator("#match-live")).to_be_visible()
+    page.wait_for_function("() => window.arenaSocketOpen === true", timeout=SOCKET_SECONDS)
+
+
+def move_map(page: Page) -> dict[str, dict[str, str]]:
+    """The board's map of the places each unit may go (the server's legal moves)."""
+    return json.loads(page.locator("#duel-board").get_attribute("data-moves") or "{}")
+
+
+def unit_of(notation: str) -> str:
+    """`t3-t5/2` moves the unit `t3/2`."""
+    src, _, rest = notation.partition("-")
+    return f"{src}/{rest.partition('/')[2] or '1'}"
+
+
+def place_for(page: Page, notation: str) -> str:
+    """The place the board lights for the move."""
+    targets = move_map(page)[unit_of(notation)]
+    return next(place for place, text in targets.items() if text == notation)
+
+
+def tap_move(page: Page, notation: str) -> None:
+    """A card, then the lit place it goes to, as a person taps them."""
+    page.wait_for_function(IDLE)
+    unit = unit_of(notation)
+    page.locator(f'#duel-board a.card[data-unit="{unit}"]').click(position={"x": 8, "y": 6})
+    expect(page.locator("#duel-board a.card.selected")).to_have_count(int(unit.split("/")[1]))
+    page.locator(f'#duel-board .lit[data-place="{place_for(page, notation)}"]').click()
+
+
+def drag(page: Page, unit: str, place: str) -> None:
+    """The unit's card dragged by its top strip onto the place's lowest card."""
+    page.wait_for_function(IDLE)
+    card = page.locator(f'#duel-board a.card[data-unit="{unit}"]').bounding_box()
+    box = page.locator(f'#duel-board [data-place="{place}"]').bounding_box()
+    assert card
+    assert box
+    page.mouse.move(card["x"] + 8, card["y"] + 6)
+    page.mouse.down()
+    page.mouse.move(card["x"] + 20, card["y"] + 20, steps=3)
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] - 10, steps=8)
+    page.mouse.up()
+
+
+def a_transfer(*, avoid_slots: bool) -> str:
+    """A legal transfer on the shared board now (a pile or a pillar before a slot)."""
+    state = DUEL.load(shared_board().state)
+    transfers = [m for m in DUEL.legal_moves(state) if m.kind == "transfer"]
+    preferred = [m for m in transfers if not str(m.dst).startswith("r")] if avoid_slots else []
+    return format_move((preferred or transfers)[0])
+
+
+def turn_passes(mover: Page, watcher: Page, mover_name: str, watcher_name: str) -> None:
+    """The move has reached the database and both boards: the watcher's turn now."""
+    expect(mover.locator("#duel-turn")).to_contain_text(f"Waiting for {watcher_name}.")
+    expect(watcher.locator("#duel-turn")).to_contain_text("Your turn.", timeout=SOCKET_SECONDS)
+    game = shared_board()
+    points = DUEL.seat_scores(DUEL.load(game.state))
+    for page in (mover, watcher):
+        for seat, score in enumerate(points):
+            expect(page.locator(f"#duel-seat-{seat} .duel-points")).to_have_text(str(score))
+    revision = str(game.revision)
+    for page in (mover, watcher):
+        expect(page.locator("#duel-board")).to_have_attribute("data-revision", revision)
+    # The waiting seat's board is read-only: nothing to pick, nothing to press.
+    expect(mover.locator("#duel-board a.card[data-unit]")).to_have_count(0)
+    expect(mover.locator("#duel-board form")).to_have_count(0)
+    assert watcher.locator("#duel-board a.card[data-unit]").count() > 0
+
+
+def test_two_players_play_duel_turns_by_tapping(players, asgi_live_server):  # noqa: F811
+    maker, joiner = players
+    base_url = asgi_live_server.url
+    sign_up(maker, base_url, "maker")
+    sign_up(joiner, base_url, "joiner")
+    find_each_other(maker, joiner, base_url, mode="steps_duel")
+    on_the_duel_with_the_socket_open(joiner)
+    on_the_duel_with_the_socket_open(maker)  # the waiting page's look takes it there
+    loaded = {page: page.evaluate("() => window.arenaLoadedOnce") for page in players}
+    seats = {seat.number: seat.player.username for seat in Match.objects.get().seats.all()}
+    pages = {"maker": maker, "joiner": joiner}
+    first, second = pages[seats[0]], pages[seats[1]]
+    played: list[str] = []
+
+    # Seat 0 taps a card and a lit place.
+    move = a_transfer(avoid_slots=True)
+    tap_move(first, move)
+    played.append(move)
+    turn_passes(first, second, seats[0], seats[1])
+
+    # Seat 1 picks a card, changes its mind (a second tap puts it back), taps the stock.
+    unit = unit_of(a_transfer(avoid_slots=True))
+    second.wait_for_function(IDLE)
+    card = second.locator(f'#duel-board a.card[data-unit="{unit}"]')
+    card.click(position={"x": 8, "y": 6})
+    expect(second.locator("#duel-board .lit").first).to_be_visible()
+    card.click(position={"x": 8, "y": 6})
+    expect(second.locator("#duel-board .lit")).to_have_count(0)
+    second.click("#duel-draw")
+    played.append("draw")
+    turn_passes(second, first, seats[1], seats[0])
+    expect(first.locator("#duel-board .waste [data-card]")).to_have_count(1)
+
+    # Seat 0 drags a card to its place.
+    move = a_transfer(avoid_slots=False)
+    drag(first, unit_of(move), place_for(first, move))
+    played.append(move)
+    turn_passes(first, second, seats[0], seats[1])
+
+    # Seat 1 drops a card on a pile the board did not light: the server says why, and
+    # nothing changes (the turn is still seat 1's).
+    second.wait_for_function(IDLE)
+    before = shared_board().revision
+    unit, targets = next(iter(move_map(second).items()))
+    home = unit.partition("/")[0]
+    unlit = next(f"t{n}" for n in range(1, 8) if f"t{n}" not in targets and f"t{n}" != home)
+    drag(second, unit, unlit)
+    expect(second.locator("#duel-error")).to_be_visible()
+    expect(second.locator("#duel-error")).not_to_be_empty()
+    assert shared_board().revision == before
+    expect(second.locator("#duel-turn")).to_contain_text("Your turn.")
+
+    # Seat 1 passes.
+    second.click("#duel-pass")
+    played.append("pass")
+    turn_passes(second, first, seats[1], seats[0])
+
+    assert shared_board().move_log == played
+    assert shared_board().revision == before + 1
+    for page, mark in loaded.items():
+        assert page.evaluate("() => window.arenaLoadedOnce") == mark, "the page was reloaded"
