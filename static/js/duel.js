@@ -53,8 +53,9 @@
     const count = Number(unit.split("/")[1]) || 1;
     const cards = [el];
     let next = el.nextElementSibling;
+    // The cards on it move with it, whether or not they could be picked themselves.
     while (next && cards.length < count) {
-      if (next.matches("a.card")) cards.push(next);
+      if (next.matches(".card.up")) cards.push(next);
       next = next.nextElementSibling;
     }
     return { el: el, unit: unit, cards: cards };
@@ -215,16 +216,18 @@
     }
   });
 
-  // A new board (a move, or the live panel's fetch after a push, which comes for
-  // both seats): the pick stays if the board is the same one, and the focus stays
-  // on the board.
+  // A new board (a move, or the live panel's fetch after a push or on load, which
+  // comes for both seats): the pick stays if the board is the same one, and the
+  // focus stays on the board.
   document.addEventListener("htmx:beforeSwap", function (event) {
     const current = board();
     if (!current || event.detail.target !== current) { before = null; return; }
     const active = document.activeElement;
+    // The pick is this script's, or the page's own (a ?sel= page: its card links).
+    const picked = current.querySelector("a.card.selected[data-unit]");
     before = {
       revision: current.dataset.revision,
-      unit: selection ? selection.unit : null,
+      unit: selection ? selection.unit : picked && picked.dataset.unit,
       focusId: current.contains(active) ? active.id || "duel-title" : null,
     };
     selection = null;

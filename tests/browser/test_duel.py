@@ -1,17 +1,21 @@
 """Two players find each other in the lobby and play Duel turns on the shared board in
 their own browsers, on a real ASGI server: the seat to move taps a card and then a lit
 place (or drags it there), taps the stock, or passes; the other seat's board, read-only,
-shows each move arrive through the match's socket without a reload."""
+shows each move arrive through the match's socket without a reload. And axe-core finds
+no serious violation on the board, a card picked or not."""
 
 import json
 
 import pytest
+from django.contrib.auth import get_user_model
 from playwright.sync_api import Page, expect
 
 from games.engine import format_move, get_variant
 from games.models import Game
+from matches import services
 from matches.models import Match
 from tests.browser.asgi_server import asgi_live_server  # noqa: F401  # a fixture
+from tests.browser.axe import axe_violations, describe, require_axe
 from tests.browser.helpers import IDLE, sign_up
 from tests.browser.test_matches import SOCKET_SECONDS, find_each_other, players  # noqa: F401
 
@@ -157,3 +161,40 @@ def test_two_players_play_duel_turns_by_tapping(players, asgi_live_server):  # n
     assert shared_board().revision == before + 1
     for page, mark in loaded.items():
         assert page.evaluate("() => window.arenaLoadedOnce") == mark, "the page was reloaded"
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_duel_board_has_no_serious_accessibility_violation(page, live_server, scheme):
+    """axe-core on the board of the seat to move: as it comes, with a card picked by
+    tapping (its places lit), with a card picked without JavaScript (its places' forms),
+    and on the waiting seat's read-only board."""
+    require_axe()
+    page.emulate_media(color_scheme=scheme)
+    sign_up(page, live_server.url, "auditor")
+    auditor = get_user_model().objects.get(username="auditor")
+    other = get_user_model().objects.create_user(username="other", password="x-long-secret-42")
+    match = services.match_create(player=auditor, mode="steps_duel")
+    services.match_join(player=other, match_id=match.id)
+    url = f"{live_server.url}/matches/{match.id}/duel/"
+    found = {}
+    page.goto(url)
+    found["the board"] = axe_violations(page)
+    unit = next(iter(move_map(page)))
+    page.locator(f'#duel-board a.card[data-unit="{unit}"]').click(position={"x": 8, "y": 6})
+    expect(page.locator("#duel-board .lit").first).to_be_visible()
+    found["a card picked"] = axe_violations(page)
+    # The no-JS page of a pick, htmx kept away (the live panel's fetch on load would
+    # bring the board again: duel.js then lights the same pick).
+    page.route("**/htmx*.js", lambda route: route.abort())
+    page.goto(f"{url}?sel={unit}")
+    expect(page.locator("#duel-board .target-button").first).to_be_attached()
+    found["a card picked without JavaScript"] = axe_violations(page)
+    page.unroute("**/htmx*.js")
+    page.goto(f"{url}?sel={unit}")
+    expect(page.locator("#duel-board .lit").first).to_be_visible()
+    expect(page.locator("#duel-board .target-button")).to_have_count(0)  # the board came again
+    page.click("#duel-pass")
+    expect(page.locator("#duel-turn")).to_contain_text("Waiting for other.")
+    found["the waiting seat's board"] = axe_violations(page)
+    found = {where: violations for where, violations in found.items() if violations}
+    assert found == {}, "axe-core violations:\n" + describe(found)
