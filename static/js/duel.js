@@ -11,7 +11,7 @@
   const DRAG_THRESHOLD_PX = 6;
 
   let selection = null; // {unit, el, cards, places, targets}
-  let drag = null; // {pick, pointerId, x, y, started}
+  let drag = null; // {pick, pointerId, x, y, started, lost}
   let swallowClick = false;
   let before = null; // the board's revision and pick when a new board is coming
 
@@ -156,7 +156,7 @@
   });
 
   document.addEventListener("pointermove", function (event) {
-    if (!drag || event.pointerId !== drag.pointerId) return;
+    if (!drag || drag.lost || event.pointerId !== drag.pointerId) return;
     const dx = event.clientX - drag.x;
     const dy = event.clientY - drag.y;
     if (!drag.started) {
@@ -180,6 +180,7 @@
     if (!current.started) return;
     swallowClick = true;
     window.setTimeout(function () { swallowClick = false; }, 0);
+    if (current.lost) return;
     const pick = current.pick;
     pick.cards.forEach(function (el) {
       el.classList.remove("dragging");
@@ -222,6 +223,13 @@
   document.addEventListener("htmx:beforeSwap", function (event) {
     const current = board();
     if (!current || event.detail.target !== current) { before = null; return; }
+    if (drag && drag.started) {
+      // The same board again (the live panel's fetch) would take the card from
+      // under the pointer: it is not swapped in. A new board ends the drag.
+      const revision = /data-revision="(\d+)"/.exec(event.detail.serverResponse || "");
+      if (revision && revision[1] === current.dataset.revision) { event.detail.shouldSwap = false; return; }
+    }
+    if (drag) drag.lost = true;
     const active = document.activeElement;
     // The pick is this script's, or the page's own (a ?sel= page: its card links).
     const picked = current.querySelector("a.card.selected[data-unit]");

@@ -60,8 +60,14 @@ def tap_move(page: Page, notation: str) -> None:
     page.locator(f'#duel-board .lit[data-place="{place_for(page, notation)}"]').click()
 
 
-def drag(page: Page, unit: str, place: str) -> None:
-    """The unit's card dragged by its top strip onto the place's lowest card."""
+# What the live panel does now and then: fetch the board again (the same one).
+REFETCH = """() => htmx.ajax("GET", document.getElementById("duel-board").dataset.boardUrl,
+    {target: "#duel-board", swap: "outerHTML", select: "#duel-board"})"""
+
+
+def drag(page: Page, unit: str, place: str, *, refetched: bool = False) -> None:
+    """The unit's card dragged by its top strip onto the place's lowest card; with
+    `refetched`, the same board arrives again while the card is in the air."""
     page.wait_for_function(IDLE)
     card = page.locator(f'#duel-board a.card[data-unit="{unit}"]').bounding_box()
     box = page.locator(f'#duel-board [data-place="{place}"]').bounding_box()
@@ -70,6 +76,9 @@ def drag(page: Page, unit: str, place: str) -> None:
     page.mouse.move(card["x"] + 8, card["y"] + 6)
     page.mouse.down()
     page.mouse.move(card["x"] + 20, card["y"] + 20, steps=3)
+    if refetched:
+        page.evaluate(REFETCH)
+        page.wait_for_function(IDLE)
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] - 10, steps=8)
     page.mouse.up()
 
@@ -133,9 +142,9 @@ def test_two_players_play_duel_turns_by_tapping(players, asgi_live_server):  # n
     turn_passes(second, first, seats[1], seats[0])
     expect(first.locator("#duel-board .waste [data-card]")).to_have_count(1)
 
-    # Seat 0 drags a card to its place.
+    # Seat 0 drags a card to its place, though the board is fetched again meanwhile.
     move = a_transfer(avoid_slots=False)
-    drag(first, unit_of(move), place_for(first, move))
+    drag(first, unit_of(move), place_for(first, move), refetched=True)
     played.append(move)
     turn_passes(first, second, seats[0], seats[1])
 
