@@ -174,9 +174,10 @@ def test_two_players_play_duel_turns_by_tapping(players, asgi_live_server):  # n
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_the_duel_board_has_no_serious_accessibility_violation(page, live_server, scheme):
-    """axe-core on the board of the seat to move: as it comes, with a card picked by
-    tapping (its places lit), with a card picked without JavaScript (its places' forms),
-    and on the waiting seat's read-only board."""
+    """axe-core on the board of the seat to move: as it comes, with a card picked from
+    the keyboard (its places lit), with a card picked without JavaScript (its places'
+    forms), and on the waiting seat's read-only board once a lit place took the card
+    from the keyboard too."""
     require_axe()
     page.emulate_media(color_scheme=scheme)
     sign_up(page, live_server.url, "auditor")
@@ -188,10 +189,15 @@ def test_the_duel_board_has_no_serious_accessibility_violation(page, live_server
     found = {}
     page.goto(url)
     found["the board"] = axe_violations(page)
-    unit = next(iter(move_map(page)))
-    page.locator(f'#duel-board a.card[data-unit="{unit}"]').click(position={"x": 8, "y": 6})
-    expect(page.locator("#duel-board .lit").first).to_be_visible()
+    unit, targets = next(iter(move_map(page).items()))
+    page.wait_for_function(IDLE)
+    page.locator(f'#duel-board a.card[data-unit="{unit}"]').focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#duel-board a.card.selected")).to_have_count(1)
+    expect(page.locator("#duel-board .lit")).to_have_count(len(targets))
     found["a card picked"] = axe_violations(page)
+    page.keyboard.press("Escape")
+    expect(page.locator("#duel-board .lit")).to_have_count(0)
     # The no-JS page of a pick, htmx kept away (the live panel's fetch on load would
     # bring the board again: duel.js then lights the same pick).
     page.route("**/htmx*.js", lambda route: route.abort())
@@ -202,8 +208,11 @@ def test_the_duel_board_has_no_serious_accessibility_violation(page, live_server
     page.goto(f"{url}?sel={unit}")
     expect(page.locator("#duel-board .lit").first).to_be_visible()
     expect(page.locator("#duel-board .target-button")).to_have_count(0)  # the board came again
-    page.click("#duel-pass")
+    place, move = next(iter(targets.items()))
+    page.locator(f'#duel-board .lit[data-place="{place}"]').focus()
+    page.keyboard.press("Enter")
     expect(page.locator("#duel-turn")).to_contain_text("Waiting for other.")
+    assert shared_board().move_log == [move]
     found["the waiting seat's board"] = axe_violations(page)
     found = {where: violations for where, violations in found.items() if violations}
     assert found == {}, "axe-core violations:\n" + describe(found)
