@@ -1,6 +1,14 @@
-"""How a client proves who it is: an app's allauth session token, or a browser's cookie."""
+"""How a client proves who it is: an app's allauth session token (its requests and its
+match socket), or a browser's cookie."""
+
+from typing import Any
 
 from allauth.headless.contrib.rest_framework.authentication import XSessionTokenAuthentication
+from allauth.headless.internal.sessionkit import authenticate_by_x_session_token
+from channels.db import database_sync_to_async
+from channels.middleware import BaseMiddleware
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser
 from rest_framework.request import Request
 
 SESSION_TOKEN_HEADER = "X-Session-Token"
@@ -18,3 +26,26 @@ class SessionTokenAuthentication(XSessionTokenAuthentication):  # type: ignore[m
 
     def authenticate_header(self, request: Request) -> str:
         return SESSION_TOKEN_HEADER
+
+
+def user_of_session_token(token: str) -> AbstractBaseUser | AnonymousUser:
+    """The user a session token is signed in as; a visitor for a dead or unknown one."""
+    found = authenticate_by_x_session_token(token)
+    if found is None or found.user is None:
+        return AnonymousUser()
+    user: AbstractBaseUser = found.user
+    return user
+
+
+class SessionTokenSocketMiddleware(BaseMiddleware):  # type: ignore[misc]  # channels is untyped
+    """An app's socket signs in as its requests do, by the X-Session-Token header of
+    the handshake, and by nothing else: no cookie, so no other site's page can open
+    a socket as its visitor (the reason the web's sockets check the Origin)."""
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
+        headers = dict(scope.get("headers", []))
+        token = headers.get(SESSION_TOKEN_HEADER.lower().encode(), b"").decode("latin-1")
+        user = (
+            await database_sync_to_async(user_of_session_token)(token) if token else AnonymousUser()
+        )
+        return await super().__call__({**scope, "user": user}, receive, send)

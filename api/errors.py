@@ -137,8 +137,13 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     response = exception_handler(exc, context)
     if response is None or not isinstance(exc, exceptions.APIException):
         return response
-    body: dict[str, Any] = {"status": response.status_code, "errors": _errors(exc)}
+    response.data = refusal_body(exc)
+    return response
+
+
+def refusal_body(exc: exceptions.APIException) -> dict[str, Any]:
+    """The one shape of a refusal, over HTTP and over the match socket."""
+    body: dict[str, Any] = {"status": exc.status_code, "errors": _errors(exc)}
     if isinstance(exc, ApiRefusal) and exc.game is not None:
         body["game"] = exc.game
-    response.data = body
-    return response
+    return body

@@ -1,10 +1,12 @@
-"""The ASGI application: Django's pages and API over HTTP, and the live match
-sockets (matches.routing) over WebSocket, signed in by the session cookie and
-refused from any other origin."""
+"""The ASGI application: Django's pages and API over HTTP, and the live match sockets
+over WebSocket: the web page's (matches.routing), signed in by the session cookie and
+refused from any other origin, and the API's (api.routing), signed in by the session
+token alone."""
 
 import os
 
 from django.core.asgi import get_asgi_application
+from django.urls import re_path
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
 
@@ -15,13 +17,20 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-from matches.routing import websocket_urlpatterns  # noqa: E402
+from api.routing import websocket_urlpatterns as api_sockets  # noqa: E402
+from matches.routing import websocket_urlpatterns as page_sockets  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_application,
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+        "websocket": URLRouter(
+            [
+                *api_sockets,
+                re_path(
+                    "",
+                    AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(page_sockets))),
+                ),
+            ]
         ),
     }
 )

@@ -1,7 +1,8 @@
-"""A match's socket: a seated player receives the match's live fragments
-(matches.live). Thin: who may listen is the selectors' rule, what is sent is
-rendered where the change happens. Asynchronous: forwarding a fragment takes no
-thread and no database read; only the seat check at connect reads the database."""
+"""A match's socket for its web page: a seated player receives the match's live
+fragments (matches.live), HTML that htmx swaps in. Thin: who may listen is the
+selectors' rule, what is sent is rendered where the change happens. Asynchronous:
+forwarding a fragment takes no thread and no database read; only the seat check at
+connect reads the database."""
 
 from typing import Any
 
@@ -40,6 +41,9 @@ class MatchConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels i
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """The page sends nothing the match needs: every action is a real request."""
+
+    async def match_seat(self, event: dict[str, Any]) -> None:
+        await self.send(text_data=event["html"])
 
     async def match_update(self, event: dict[str, Any]) -> None:
         await self.send(text_data=event["html"])

@@ -1,11 +1,15 @@
-"""Pushing a match's progress to its players' sockets (matches.consumers).
+"""Pushing a match's progress to its players' sockets.
 
-What is pushed is rendered once, where the change happens, and every socket of the
-match forwards the same HTML: a seat's public progress after each of its actions
-(the engine's public view: face-up cards only), the whole match once it settles.
-htmx's WebSocket extension swaps each fragment in by its id (hx-swap-oob)."""
+What is pushed is built once, where the change happens, and every socket of the match
+forwards its own form of the same event: the web page's socket (matches.consumers)
+the HTML that htmx's WebSocket extension swaps in by its id (hx-swap-oob), the API's
+(api.consumers) JSON. Two events: a seat's public progress after each of its actions
+(the engine's public view: face-up cards only), and "the match changed" (it started,
+a seat left, it settled), after which each socket shows the match as its player may
+see it."""
 
 import logging
+from typing import Any
 from uuid import UUID
 
 from asgiref.sync import async_to_sync
@@ -16,19 +20,35 @@ from matches import selectors
 
 logger = logging.getLogger(__name__)
 
+SEAT_EVENT = "match.seat"
+MATCH_EVENT = "match.update"
+
 
 def match_group(match_id: UUID | str) -> str:
     return f"match-{match_id}"
 
 
-def _send(match_id: UUID, html: str) -> None:
+def seat_data(seat: selectors.SeatView) -> dict[str, Any]:
+    """A seat's public progress as the API's socket sends it."""
+    return {
+        "game_id": str(seat.game_id),
+        "username": seat.username,
+        "score": seat.score,
+        "foundation_cards": seat.foundation_cards,
+        "move_count": seat.move_count,
+        "status": seat.game_status,
+        "table": seat.public,
+    }
+
+
+def _send(match_id: UUID, event: dict[str, Any]) -> None:
+    """A channel layer that is down never fails the action that caused the push: the
+    page's poll and the next action bring the state back."""
     layer = get_channel_layer()
     if layer is None:
         return
     try:
-        async_to_sync(layer.group_send)(
-            match_group(match_id), {"type": "match.update", "html": html}
-        )
+        async_to_sync(layer.group_send)(match_group(match_id), event)
     except Exception:
         logger.warning("could not push match %s to its sockets", match_id)
 
@@ -36,15 +56,14 @@ def _send(match_id: UUID, html: str) -> None:
 def match_seat_push(*, match_id: UUID, seat: selectors.SeatView) -> None:
     """One seat's public progress after its action, to every socket of the match: built
     from the game the action holds, so the push reads nothing from the database."""
-    _send(match_id, render_to_string("matches/_live_seat.html", {"seat": seat}))
+    html = render_to_string("matches/_live_seat.html", {"seat": seat})
+    _send(match_id, {"type": SEAT_EVENT, "html": html, "seat": seat_data(seat)})
 
 
 def match_progress_push(*, match_id: UUID) -> None:
-    """The match as its players now see it, to every socket of the match. A channel
-    layer that is down never fails the action that caused it: the page's poll and the
-    next action bring the state back."""
+    """The match as its players now see it, to every socket of the match."""
     view = selectors.match_live_view(match_id=match_id)
     if view is None:
         return
     html = render_to_string("matches/_live_body.html", {"view": view})
-    _send(match_id, html)
+    _send(match_id, {"type": MATCH_EVENT, "html": html})

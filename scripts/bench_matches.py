@@ -37,6 +37,7 @@ import time
 from dataclasses import dataclass, field
 from io import BytesIO
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlencode, urlsplit
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -45,9 +46,32 @@ sys.path.insert(0, str(ROOT))
 MOVES = re.compile(r'id="match-seat-([0-9a-f-]{36})">.*?<dd class="seat-moves">(\d+)</dd>', re.S)
 STOCK = re.compile(r'name="move" value="(draw|recycle)"')
 REVISION = re.compile(r'name="revision" value="(\d+)"')
+CPU_USERS = ("daphne", "postgres", "redis-server")
+"""The processes whose CPU the run reports, with this one's (the simulated players)."""
 WARM_UP = 3.0
 """Seconds over which every seat opens its board before the timed moves."""
 BOARD_MOVES = re.compile(r'id="moves"[^>]*>(\d+)<')
+
+
+def cpu_seconds() -> dict[str, float]:
+    """CPU seconds used so far by the servers, PostgreSQL, Redis (all local) and this
+    process (the simulated players), read from /proc: what a move costs beside its
+    latency."""
+    used = dict.fromkeys([*CPU_USERS, "players"], 0.0)
+    tick = os.sysconf("SC_CLK_TCK")
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            head, tail = stat.read_text().rsplit(")", 1)
+        except OSError:
+            continue
+        command, numbers = head.split("(", 1)[1], tail.split()
+        seconds = (int(numbers[11]) + int(numbers[12])) / tick
+        if stat.parent.name == str(os.getpid()):
+            used["players"] += seconds
+        for name in CPU_USERS:
+            if command.startswith(name):
+                used[name] += seconds
+    return used
 
 
 def free_port() -> int:
@@ -70,6 +94,9 @@ def fresh_postgres_database(url: str) -> None:
 def environment(folder: str) -> dict[str, str]:
     env = {
         "DJANGO_SETTINGS_MODULE": "config.settings.local",
+        # As served: DEBUG would keep every query's text and time in memory.
+        "DEBUG": "0",
+        "STATIC_ROOT": f"{folder}/static",
         "CHANNEL_LAYER_PREFIX": f"arena-bench-{secrets.token_hex(4)}:ws",
         # Each server process keeps a pool of connections for its request threads.
         "DATABASE_POOL_SIZE": os.environ.get("DATABASE_POOL_SIZE", "20"),
@@ -172,6 +199,8 @@ def start_server(env: dict[str, str], port: int, log: Path) -> subprocess.Popen[
 class Run:
     errors: dict[str, int] = field(default_factory=dict)
     served: int = 0
+    cpu: dict[str, float] = field(default_factory=dict)
+    """CPU seconds each kind of process used while the moves were timed."""
 
     def error(self, kind: str) -> None:
         self.errors[kind] = self.errors.get(kind, 0) + 1
@@ -181,9 +210,12 @@ def answer_of(text: str) -> tuple[str, int, int] | None:
     """The API's answer (or refusal, which carries the game): the next stock move, the
     revision and the move count."""
     try:
-        game = json.loads(text)["game"]
+        return next_of(json.loads(text)["game"])
     except (ValueError, KeyError):
         return None
+
+
+def next_of(game: dict[str, Any]) -> tuple[str, int, int]:
     stock = "draw" if "draw" in game["legal_moves"] else "recycle"
     return stock, int(game["revision"]), int(game["move_count"])
 
@@ -217,26 +249,43 @@ def race(pairs: list[Pair], ports: list[int], seconds: float, via: str) -> Run:
 
         def onOpen(self) -> None:
             opened.append(self.seat)
+            sockets[id(self.seat)] = self
 
         def onMessage(self, payload: bytes, isBinary: bool) -> None:
             now = time.perf_counter()
-            for game_id, moves in MOVES.findall(payload.decode()):
-                self.seat.heard.setdefault((game_id, int(moves)), now)
+            if via != "socket":
+                for game_id, moves in MOVES.findall(payload.decode()):
+                    self.seat.heard.setdefault((game_id, int(moves)), now)
+                return
+            message = json.loads(payload)
+            if message["type"] == "seat":
+                seat = message["seat"]
+                self.seat.heard.setdefault((seat["game_id"], seat["move_count"]), now)
+            elif message["type"] in ("answer", "refusal"):
+                socket_answered(self.seat, message["type"] == "answer", message)
 
         def onClose(self, wasClean: bool, code: int | None, reason: str | None) -> None:
             if not stopping:
                 run.error(f"socket closed ({code})")
+
+    sockets: dict[int, Listener] = {}
+    """id(seat) -> its open socket (--via socket)."""
 
     def port_of(seat: Seat) -> int:
         return ports[seat.server % len(ports)]
 
     def listen(pair: Pair, seat: Seat) -> None:
         port = port_of(seat)
-        origin = f"http://127.0.0.1:{port}"
-        url = f"ws://127.0.0.1:{port}/ws/matches/{pair.match_id}/"
-        factory = WebSocketClientFactory(
-            url, origin=origin, headers={"Cookie": f"sessionid={seat.cookie}"}
-        )
+        if via == "socket":
+            # An app's socket: its session token, no cookie and no origin.
+            url = f"ws://127.0.0.1:{port}/api/v1/matches/{pair.match_id}/socket"
+            factory = WebSocketClientFactory(url, headers={"X-Session-Token": seat.cookie})
+        else:
+            origin = f"http://127.0.0.1:{port}"
+            url = f"ws://127.0.0.1:{port}/ws/matches/{pair.match_id}/"
+            factory = WebSocketClientFactory(
+                url, origin=origin, headers={"Cookie": f"sessionid={seat.cookie}"}
+            )
 
         def build(addr: object) -> Listener:
             protocol = Listener()
@@ -247,8 +296,30 @@ def race(pairs: list[Pair], ports: list[int], seconds: float, via: str) -> Run:
         factory.buildProtocol = build
         reactor.connectTCP("127.0.0.1", port, factory)
 
+    def socket_answered(seat: Seat, ok: bool, message: dict[str, Any]) -> None:
+        """The answer to the seat's last move over its socket (a refusal carries the game
+        too, unless the message itself was refused)."""
+        if ok:
+            run.served += 1
+        else:
+            run.error(f"refused {','.join(error['code'] for error in message['errors'])}")
+        if "game" in message:
+            after = next_of(message["game"])
+            seat.next_move, seat.revision, moves = after
+            if ok:
+                seat.sent[-1] = (seat.sent[-1][0], moves)
+
     def move(seat: Seat) -> None:
         origin = f"http://127.0.0.1:{port_of(seat)}"
+        if via == "socket":
+            listener = sockets.get(id(seat))
+            if listener is None:
+                run.error("no socket to move on")
+                return
+            seat.sent.append((time.perf_counter(), None))
+            message = {"action": "move", "move": seat.next_move, "revision": seat.revision}
+            listener.sendMessage(json.dumps(message).encode())
+            return
         if via == "api":
             # An app: JSON through the API, its session token in X-Session-Token.
             url = f"{origin}/api/v1/games/{seat.game_id}/moves"
@@ -299,6 +370,7 @@ def race(pairs: list[Pair], ports: list[int], seconds: float, via: str) -> Run:
     loops: list[task.LoopingCall] = []
 
     def begin() -> None:
+        run.cpu = cpu_seconds()
         for offset, seat in enumerate(seats):
             loop = task.LoopingCall(move, seat)
             loops.append(loop)
@@ -306,6 +378,7 @@ def race(pairs: list[Pair], ports: list[int], seconds: float, via: str) -> Run:
             reactor.callLater(offset / len(seats), loop.start, 1.0)
 
     def end() -> None:
+        run.cpu = {name: used - run.cpu[name] for name, used in cpu_seconds().items()}
         for loop in loops:
             if loop.running:
                 loop.stop()
@@ -380,9 +453,12 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument(
         "--via",
-        choices=["api", "web"],
-        default="api",
-        help="how the players move: an app through the API (default), or the web board",
+        choices=["socket", "api", "web"],
+        default="socket",
+        help=(
+            "how the players move: an app over the API's match socket (the default), "
+            "an app through the API's HTTP endpoints, or the web board's htmx form"
+        ),
     )
     parser.add_argument(
         "--servers",
@@ -416,12 +492,13 @@ def main() -> None:
         folder = os.environ.get("BENCH_KEEP") or scratch
         Path(folder).mkdir(parents=True, exist_ok=True)
         env = environment(folder)
-        subprocess.run(
-            [sys.executable, "manage.py", "migrate", "-v", "0"],
-            cwd=ROOT,
-            env={**os.environ, **env},
-            check=True,
-        )
+        for command in (["migrate"], ["collectstatic", "--no-input"]):
+            subprocess.run(
+                [sys.executable, "manage.py", *command, "-v", "0"],
+                cwd=ROOT,
+                env={**os.environ, **env},
+                check=True,
+            )
         os.environ.update(env)
         import django
 
@@ -458,6 +535,11 @@ def main() -> None:
             )
         print(f"  moves served: {run.served / args.seconds:.1f}/s (wall {elapsed:.1f} s)")
         print(f"  errors: {sum(run.errors.values())} {run.errors or ''}")
+        if run.served:
+            shares = ", ".join(
+                f"{name} {1000 * seconds / run.served:.2f} ms" for name, seconds in run.cpu.items()
+            )
+            print(f"  CPU per move served: {shares}")
 
 
 if __name__ == "__main__":

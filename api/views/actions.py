@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 from uuid import UUID
 
+from django.contrib.auth.models import User
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -21,7 +22,7 @@ from api.serializers.actions import (
 )
 from api.serializers.games import ActionResultSerializer, HintResultSerializer, game_state
 from api.throttles import MoveRateThrottle
-from api.views.base import own_game, player_of, state_of, valid_data
+from api.views.base import player_of, state_of, valid_data
 from games import selectors, services
 from games.errors import GameActionError
 from games.models import Game
@@ -29,32 +30,44 @@ from games.models import Game
 ACTION_REFUSALS = ("not_found", "stale_revision", "game_closed", "illegal_move", "throttled")
 
 
-def _acted(request: Request, game_id: UUID, act: Callable[[], Any]) -> Any:
+def _acted(player: User, game_id: UUID, act: Callable[[], Any]) -> Any:
     """Run the service; its refusal becomes the API's, with the game as it now is."""
     try:
         return act()
     except Game.DoesNotExist as missing:
         raise ApiRefusal(code="not_found", message="No such game.") from missing
     except GameActionError as refusal:
-        raise action_refusal(refusal, game=state_of(own_game(request, game_id))) from refusal
+        game = selectors.game_for_player(game_id=game_id, player=player)
+        raise action_refusal(refusal, game=state_of(game)) from refusal
 
 
-def _result(outcome: services.ActionOutcome) -> Response:
+def action_result(outcome: services.ActionOutcome) -> dict[str, Any]:
+    """An action's answer: the game after it and what happened."""
     board = selectors.game_board(game=outcome.game)
-    return Response({"game": game_state(board), "events": list(outcome.events)})
+    return {"game": game_state(board), "events": list(outcome.events)}
 
 
 class ActionView(APIView):
+    """An action on a game. `perform` is the whole of it, its refusals raised as the
+    API's: the view's POST and the match socket's messages (api.sockets) both call it."""
+
     throttle_classes = [MoveRateThrottle]
     refusals: tuple[str, ...] = ACTION_REFUSALS
     body: type[serializers.Serializer[Any]] = ActionSerializer
 
-    def act(self, request: Request, game_id: UUID, data: dict[str, Any]) -> Any:
+    def act(self, player: User, game_id: UUID, data: dict[str, Any]) -> Any:
         raise NotImplementedError
+
+    def check(self, player: User, game_id: UUID, data: dict[str, Any]) -> None:
+        """What an action asks before the service runs (nothing, but for finishing)."""
+
+    def perform(self, player: User, game_id: UUID, data: dict[str, Any]) -> dict[str, Any]:
+        self.check(player, game_id, data)
+        return action_result(_acted(player, game_id, lambda: self.act(player, game_id, data)))
 
     def post(self, request: Request, game_id: UUID) -> Response:
         data = valid_data(self.body, request)
-        return _result(_acted(request, game_id, lambda: self.act(request, game_id, data)))
+        return Response(self.perform(player_of(request), game_id, data))
 
 
 Handler = Callable[..., Response]
@@ -79,9 +92,9 @@ class MoveView(ActionView):
     def post(self, request: Request, game_id: UUID) -> Response:
         return super().post(request, game_id)
 
-    def act(self, request: Request, game_id: UUID, data: dict[str, Any]) -> Any:
+    def act(self, player: User, game_id: UUID, data: dict[str, Any]) -> Any:
         return services.game_move_play(
-            game_id=game_id, player=player_of(request), move=data["move"], revision=data["revision"]
+            game_id=game_id, player=player, move=data["move"], revision=data["revision"]
         )
 
 
@@ -92,10 +105,10 @@ class TapView(ActionView):
     def post(self, request: Request, game_id: UUID) -> Response:
         return super().post(request, game_id)
 
-    def act(self, request: Request, game_id: UUID, data: dict[str, Any]) -> Any:
+    def act(self, player: User, game_id: UUID, data: dict[str, Any]) -> Any:
         return services.game_card_tap(
             game_id=game_id,
-            player=player_of(request),
+            player=player,
             source=data["source"],
             count=data["count"],
             revision=data["revision"],
@@ -107,10 +120,8 @@ class UndoView(ActionView):
     def post(self, request: Request, game_id: UUID) -> Response:
         return super().post(request, game_id)
 
-    def act(self, request: Request, game_id: UUID, data: dict[str, Any]) -> Any:
-        return services.game_move_undo(
-            game_id=game_id, player=player_of(request), revision=data["revision"]
-        )
+    def act(self, player: User, game_id: UUID, data: dict[str, Any]) -> Any:
+        return services.game_move_undo(game_id=game_id, player=player, revision=data["revision"])
 
 
 class AutoCompleteView(ActionView):
@@ -122,9 +133,9 @@ class AutoCompleteView(ActionView):
     def post(self, request: Request, game_id: UUID) -> Response:
         return super().post(request, game_id)
 
-    def act(self, request: Request, game_id: UUID, data: dict[str, Any]) -> Any:
+    def act(self, player: User, game_id: UUID, data: dict[str, Any]) -> Any:
         return services.game_auto_complete(
-            game_id=game_id, player=player_of(request), revision=data["revision"]
+            game_id=game_id, player=player, revision=data["revision"]
         )
 
 
@@ -137,10 +148,8 @@ class AcceptLossView(ActionView):
     def post(self, request: Request, game_id: UUID) -> Response:
         return super().post(request, game_id)
 
-    def act(self, request: Request, game_id: UUID, data: dict[str, Any]) -> Any:
-        return services.game_loss_accept(
-            game_id=game_id, player=player_of(request), revision=data["revision"]
-        )
+    def act(self, player: User, game_id: UUID, data: dict[str, Any]) -> Any:
+        return services.game_loss_accept(game_id=game_id, player=player, revision=data["revision"])
 
 
 class FinishView(ActionView):
@@ -153,24 +162,27 @@ class FinishView(ActionView):
         ConfirmedActionSerializer,
     )
     def post(self, request: Request, game_id: UUID) -> Response:
-        data = valid_data(ConfirmedActionSerializer, request)
-        if not data["confirm"]:
-            game = own_game(request, game_id)
-            if game.is_active and data["revision"] == game.revision:
-                raise ApiRefusal(
-                    code="confirmation_required",
-                    message=(
-                        "Finishing makes the result final and no action changes it after: "
-                        "send confirm=true to finish."
-                    ),
-                    game=state_of(game),
-                )
         return super().post(request, game_id)
 
-    def act(self, request: Request, game_id: UUID, data: dict[str, Any]) -> Any:
-        return services.game_finish(
-            game_id=game_id, player=player_of(request), revision=data["revision"]
-        )
+    def check(self, player: User, game_id: UUID, data: dict[str, Any]) -> None:
+        if data["confirm"]:
+            return
+        try:
+            game = selectors.game_for_player(game_id=game_id, player=player)
+        except Game.DoesNotExist as missing:
+            raise ApiRefusal(code="not_found", message="No such game.") from missing
+        if game.is_active and data["revision"] == game.revision:
+            raise ApiRefusal(
+                code="confirmation_required",
+                message=(
+                    "Finishing makes the result final and no action changes it after: "
+                    "send confirm=true to finish."
+                ),
+                game=state_of(game),
+            )
+
+    def act(self, player: User, game_id: UUID, data: dict[str, Any]) -> Any:
+        return services.game_finish(game_id=game_id, player=player, revision=data["revision"])
 
 
 class HintView(APIView):
@@ -187,7 +199,7 @@ class HintView(APIView):
     def post(self, request: Request, game_id: UUID) -> Response:
         data = valid_data(ActionSerializer, request)
         outcome = _acted(
-            request,
+            player_of(request),
             game_id,
             lambda: services.game_hint(
                 game_id=game_id, player=player_of(request), revision=data["revision"]

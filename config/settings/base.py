@@ -133,10 +133,15 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 REDIS_URL = os.environ.get("REDIS_URL", "")
 # Live match updates (Django Channels): through Redis where there is one, so every
 # server process reaches every socket; in process memory in the embedded default.
+# Redis's publish/subscribe layer: a push is one PUBLISH, heard at once by the
+# processes holding the match's sockets, where the list-based layer ran a script and
+# a blocking pop per message (a third of the CPU of a move, scripts/bench_matches.py).
+# A push is delivered at most once, as a socket is live at most once: a page that
+# missed one gets the state from its next action or its poll.
 CHANNEL_LAYERS = {
     "default": (
         {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {
                 "hosts": [REDIS_URL],
                 "prefix": os.environ.get("CHANNEL_LAYER_PREFIX", "arena:ws"),
@@ -209,7 +214,7 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", BASE_DIR / "staticfiles"))
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},

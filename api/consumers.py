@@ -1,0 +1,81 @@
+"""The API's match socket, /api/v1/matches/{id}/socket (docs/api.md#the-match-socket):
+an app signed in by its session token plays its own game of the match over it and
+hears the match as it happens, all in JSON. Thin: what a message does is
+api.sockets's, the rules the services'; the consumer is asynchronous and only its
+database work (the answer to a message, the first message, a changed match) takes
+its database thread."""
+
+import json
+from typing import Any
+from uuid import UUID
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+from api import sockets
+from api.errors import ApiRefusal, refusal_body
+from api.throttles import MoveRateThrottle
+from matches.live import match_group
+
+SIGN_IN_FIRST = 4401
+"""The close code for a socket opened without a live session token."""
+NOT_YOURS = 4404
+"""The close code for a socket of a match the player has no seat in."""
+
+
+class MatchSocketConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is untyped
+    group: str | None = None
+    game_id: UUID | None = None
+
+    async def connect(self) -> None:
+        player = self.scope.get("user")
+        if player is None or not player.is_authenticated:
+            await self.close(code=SIGN_IN_FIRST)
+            return
+        self.match_id = self.scope["url_route"]["kwargs"]["match_id"]
+        hello = await database_sync_to_async(sockets.socket_hello)(
+            match_id=self.match_id, player=player
+        )
+        if hello is None:
+            await self.close(code=NOT_YOURS)
+            return
+        self.game_id = hello.game_id
+        self.bucket = sockets.ActionBucket.of_throttle(MoveRateThrottle())
+        self.group = match_group(self.match_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await self._send(hello.message)
+
+    async def disconnect(self, code: int) -> None:
+        if self.group is not None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        wait = self.bucket.wait()
+        if wait:
+            refusal = ApiRefusal(code="throttled", message=f"Too many actions: wait {wait:.1f} s.")
+            await self._send({"type": "refusal", "id": None, **refusal_body(refusal)})
+            return
+        answer = await database_sync_to_async(sockets.socket_action)(
+            match_id=self.match_id,
+            game_id=self.game_id,
+            player=self.scope["user"],
+            text=text_data if text_data is not None else "",
+        )
+        await self._send(answer)
+
+    async def match_seat(self, event: dict[str, Any]) -> None:
+        """Another seat's progress; the player's own is in the answers to their actions."""
+        if event["seat"]["game_id"] != str(self.game_id):
+            await self._send({"type": "seat", "seat": event["seat"]})
+
+    async def match_update(self, event: dict[str, Any]) -> None:
+        message = await database_sync_to_async(sockets.socket_match)(
+            match_id=self.match_id, player=self.scope["user"]
+        )
+        game = message["match"]["your_game_id"]
+        self.game_id = UUID(game) if game else None
+        await self._send(message)
+
+    async def _send(self, message: dict[str, Any]) -> None:
+        await self.send(text_data=json.dumps(message, default=str))

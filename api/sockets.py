@@ -1,0 +1,149 @@
+"""The match socket's messages (api.consumers), in the API's own shapes: what a seated
+player is sent when the socket opens, and how a message asking for an action on their
+game is answered. Synchronous (the consumer runs them in its database thread) and thin:
+each action is the API view's own `perform`, so the socket and POST /games/{id}/...
+check, apply and refuse alike."""
+
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+from uuid import UUID
+
+from django.contrib.auth.models import User
+from rest_framework import exceptions
+from rest_framework.throttling import SimpleRateThrottle
+
+from api.errors import ApiRefusal, refusal_body
+from api.serializers.matches import match_body
+from api.views.actions import (
+    AcceptLossView,
+    ActionView,
+    AutoCompleteView,
+    FinishView,
+    MoveView,
+    TapView,
+    UndoView,
+)
+from api.views.base import state_of
+from games import selectors as games
+from matches import selectors
+
+SOCKET_ACTIONS: dict[str, type[ActionView]] = {
+    "move": MoveView,
+    "tap": TapView,
+    "undo": UndoView,
+    "auto-complete": AutoCompleteView,
+    "accept-loss": AcceptLossView,
+    "finish": FinishView,
+}
+"""A message's `action` -> the API view whose POST it is."""
+
+MESSAGE_MAX_LENGTH = 2_000
+"""Characters: the longest action message is under 100."""
+
+
+@dataclass(frozen=True)
+class Hello:
+    game_id: UUID | None
+    message: dict[str, Any]
+
+
+def socket_hello(*, match_id: UUID, player: User) -> Hello | None:
+    """The first message: the match as the player sees it and their own game (None
+    before the match starts). None for a player with no seat in the match."""
+    if not selectors.match_is_seated(match_id=match_id, player=player):
+        return None
+    game_id = selectors.match_seat_game_id(match_id=match_id, player=player)
+    return Hello(game_id=game_id, message={"type": "hello", **_match_and_game(match_id, player)})
+
+
+def socket_match(*, match_id: UUID, player: User) -> dict[str, Any]:
+    """The match changed (it started, a seat left, it settled): as the player now sees it."""
+    return {"type": "match", **_match_and_game(match_id, player)}
+
+
+def _match_and_game(match_id: UUID, player: User) -> dict[str, Any]:
+    view = selectors.match_for_viewer(match_id=match_id, viewer=player)
+    game_id = next(
+        (seat.game_id for seat in view.seats if seat.username == player.get_username()), None
+    )
+    game = (
+        state_of(games.game_for_player(game_id=game_id, player=player))
+        if game_id is not None
+        else None
+    )
+    return {"match": match_body(view, username=player.get_username()), "game": game}
+
+
+def socket_action(
+    *, match_id: UUID, game_id: UUID | None, player: User, text: str
+) -> dict[str, Any]:
+    """The answer to one message: {"type": "answer", "id", "game", "events"} or, for a
+    refusal, {"type": "refusal", "id", "status", "errors"[, "game"]}. `id` echoes the
+    message's own, so a client can match answers to what it sent."""
+    tag: Any = None
+    try:
+        message = _parsed(text)
+        tag = message.get("id")
+        view = SOCKET_ACTIONS.get(message.get("action"))  # type: ignore[arg-type]
+        if view is None:
+            raise ApiRefusal(
+                code="malformed",
+                message=f"Unknown action: send one of {', '.join(SOCKET_ACTIONS)}.",
+                param="action",
+            )
+        if game_id is None:
+            game_id = selectors.match_seat_game_id(match_id=match_id, player=player)
+        if game_id is None:
+            raise ApiRefusal(code="match_refused", message="The match has not started yet.")
+        body = view.body(data={k: v for k, v in message.items() if k not in ("id", "action")})
+        body.is_valid(raise_exception=True)
+        answer = view().perform(player, game_id, dict(body.validated_data))
+    except exceptions.APIException as refusal:
+        return {"type": "refusal", "id": tag, **refusal_body(refusal)}
+    return {"type": "answer", "id": tag, **answer}
+
+
+def _parsed(text: str) -> dict[str, Any]:
+    if len(text) > MESSAGE_MAX_LENGTH:
+        raise ApiRefusal(code="malformed", message="That message is too long.")
+    try:
+        message = json.loads(text)
+    except ValueError as unreadable:
+        raise ApiRefusal(code="malformed", message="A message is one JSON object.") from unreadable
+    if not isinstance(message, dict):
+        raise ApiRefusal(code="malformed", message="A message is one JSON object.")
+    return message
+
+
+@dataclass
+class ActionBucket:
+    """A socket's own rate of actions, the API's per-player rate (API_MOVE_RATE): a
+    token bucket, so a burst up to the rate passes and the rest waits."""
+
+    per_second: float
+    capacity: float
+    tokens: float = field(init=False)
+    updated: float = field(default_factory=time.monotonic)
+
+    def __post_init__(self) -> None:
+        self.tokens = self.capacity
+
+    @classmethod
+    def of_throttle(cls, throttle: SimpleRateThrottle) -> "ActionBucket":
+        """As many actions as the throttle lets through in its period, refilled evenly."""
+        count, seconds = throttle.parse_rate(throttle.get_rate())
+        if count is None or seconds is None:
+            return cls(per_second=float("inf"), capacity=float("inf"))
+        return cls(per_second=count / seconds, capacity=float(count))
+
+    def wait(self) -> float:
+        """0 and one token taken if an action may go now, else the seconds to wait."""
+        now = time.monotonic()
+        self.tokens = min(self.capacity, self.tokens + (now - self.updated) * self.per_second)
+        self.updated = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return 0.0
+        return (1 - self.tokens) / self.per_second

@@ -1,0 +1,285 @@
+"""The API's match socket (api.consumers), through the real ASGI application: who may
+open it, what it sends, and every action it answers as POST /games/{id}/... does.
+
+The consumer works in a database thread of its own, which sees only committed rows,
+hence `transactional_db`. The channel layer is the settings' own."""
+
+import json
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+from asgiref.sync import async_to_sync, sync_to_async
+from channels.testing import WebsocketCommunicator
+
+from api.consumers import NOT_YOURS, SIGN_IN_FIRST
+from api.throttles import MoveRateThrottle
+from config.asgi import application
+from games.models import Game
+from matches import services
+from tests.api.conftest import ApiClient
+from tests.games.helpers import hidden_cards, leaked_cards
+from tests.matches.helpers import games_of, run_out_the_clock, sprint
+from tests.matches.test_consumers import first_legal_move, session_cookie
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+TIMEOUT = 5
+"""Seconds a message may take (a loaded CI machine, Redis)."""
+
+
+def token_of(user) -> str:
+    app = ApiClient()
+    assert app.log_in(user.username).status_code == 200
+    assert app.token
+    return app.token
+
+
+def socket(match_id, *, token: str | None = None, cookie: str | None = None):
+    headers = [(b"host", b"localhost")]
+    if token is not None:
+        headers.append((b"x-session-token", token.encode()))
+    if cookie is not None:
+        headers.append((b"cookie", f"sessionid={cookie}".encode()))
+    return WebsocketCommunicator(application, f"/api/v1/matches/{match_id}/socket", headers=headers)
+
+
+async def opened(match_id, token: str) -> tuple[WebsocketCommunicator, dict[str, Any]]:
+    communicator = socket(match_id, token=token)
+    connected, _ = await communicator.connect()
+    assert connected
+    hello = json.loads(await communicator.receive_from(timeout=TIMEOUT))
+    assert hello["type"] == "hello"
+    return communicator, hello
+
+
+async def ask(communicator: WebsocketCommunicator, message: dict[str, Any]) -> dict[str, Any]:
+    await communicator.send_to(text_data=json.dumps(message))
+    return json.loads(await communicator.receive_from(timeout=TIMEOUT))
+
+
+def run(body: Callable[[], Awaitable[None]]) -> None:
+    async_to_sync(body)()
+
+
+def stored(game: Game) -> Game:
+    return Game.objects.get(id=game.id)
+
+
+@pytest.fixture
+def bob(make_user):
+    return make_user("bob")
+
+
+@pytest.fixture
+def match(player, bob):
+    return sprint(player, bob)
+
+
+def test_without_a_live_session_token_the_socket_is_refused(match, player):
+    cookie = session_cookie(player)
+
+    async def body() -> None:
+        for communicator in (
+            socket(match.id),
+            socket(match.id, token="not-a-token"),
+            # A browser's cookie is the web page's socket's, never this one's.
+            socket(match.id, cookie=cookie),
+        ):
+            assert await communicator.connect() == (False, SIGN_IN_FIRST)
+
+    run(body)
+
+
+def test_a_player_without_a_seat_is_told_of_no_match(match, make_user):
+    token = token_of(make_user("carol"))
+
+    async def body() -> None:
+        assert await socket(match.id, token=token).connect() == (False, NOT_YOURS)
+
+    run(body)
+
+
+def test_the_first_message_is_the_match_and_the_players_own_game_with_nothing_hidden(match, player):
+    token = token_of(player)
+    mine, bobs = games_of(match)
+
+    async def body() -> None:
+        communicator, hello = await opened(match.id, token)
+        assert hello["match"]["id"] == str(match.id)
+        assert hello["match"]["your_game_id"] == str(mine.id)
+        assert hello["game"]["id"] == str(mine.id)
+        assert hello["game"]["revision"] == 0
+        assert hello["match"]["remaining_seconds"] > 0
+        text = json.dumps(hello)
+        for game in (mine, bobs):
+            assert leaked_cards(text, hidden_cards(game)) == []
+        await communicator.disconnect()
+
+    run(body)
+
+
+def test_a_move_over_the_socket_is_answered_stored_and_heard_by_the_opponent(match, player, bob):
+    tokens = token_of(player), token_of(bob)
+    mine, bobs = games_of(match)
+    move = first_legal_move(mine)
+
+    async def body() -> None:
+        alice_socket, _ = await opened(match.id, tokens[0])
+        bob_socket, _ = await opened(match.id, tokens[1])
+        answer = await ask(alice_socket, {"id": 7, "action": "move", "move": move, "revision": 0})
+        assert answer["type"] == "answer"
+        assert answer["id"] == 7
+        assert answer["game"]["revision"] == 1
+        assert answer["game"]["moves"] == [move]
+        heard = json.loads(await bob_socket.receive_from(timeout=TIMEOUT))
+        assert heard["type"] == "seat"
+        assert heard["seat"]["game_id"] == str(mine.id)
+        assert heard["seat"]["username"] == player.username
+        assert heard["seat"]["move_count"] == 1
+        hidden = await sync_to_async(hidden_cards)(await sync_to_async(stored)(mine))
+        assert leaked_cards(json.dumps(heard), hidden) == []
+        # The mover's own progress is in the answer, not pushed back to it.
+        assert await alice_socket.receive_nothing(timeout=0.3)
+        await alice_socket.disconnect()
+        await bob_socket.disconnect()
+
+    run(body)
+    assert stored(mine).move_log == [move]
+    assert stored(bobs).move_log == []
+
+
+def test_every_action_of_the_api_works_over_the_socket(match, player):
+    token = token_of(player)
+    mine, _ = games_of(match)
+    move = first_legal_move(mine)
+
+    async def body() -> None:
+        communicator, _ = await opened(match.id, token)
+        played = await ask(communicator, {"action": "move", "move": move, "revision": 0})
+        undone = await ask(communicator, {"action": "undo", "revision": 1})
+        assert undone["type"] == "answer"
+        assert undone["game"]["move_count"] == 0
+        asked = await ask(communicator, {"action": "finish", "revision": 2})
+        assert asked["type"] == "refusal"
+        assert [error["code"] for error in asked["errors"]] == ["confirmation_required"]
+        finished = await ask(communicator, {"action": "finish", "revision": 2, "confirm": True})
+        assert finished["type"] == "answer"
+        assert finished["game"]["status"] == "finished"
+        assert played["game"]["revision"] == 1
+        await communicator.disconnect()
+
+    run(body)
+    assert stored(mine).status == Game.Status.FINISHED
+
+
+@pytest.mark.parametrize(
+    ("message", "code", "status"),
+    [
+        ({"action": "move", "move": "t1-f", "revision": 5}, "stale_revision", 409),
+        ({"action": "move", "move": "nonsense", "revision": 0}, "illegal_move", 422),
+        ({"action": "move", "revision": 0}, "malformed", 400),
+        ({"action": "fly", "revision": 0}, "malformed", 400),
+        ({"action": "move", "move": "draw", "revision": -1}, "malformed", 400),
+    ],
+)
+def test_a_refused_action_says_why_and_changes_nothing(match, player, message, code, status):
+    token = token_of(player)
+    mine, _ = games_of(match)
+    before = stored(mine)
+
+    async def body() -> None:
+        communicator, _ = await opened(match.id, token)
+        refusal = await ask(communicator, {"id": "x", **message})
+        assert refusal["type"] == "refusal"
+        assert refusal["id"] == "x"
+        assert refusal["status"] == status
+        assert [error["code"] for error in refusal["errors"]] == [code]
+        assert refusal["errors"][0]["message"]
+        if code in ("stale_revision", "illegal_move"):
+            assert refusal["game"]["revision"] == 0
+        await communicator.disconnect()
+
+    run(body)
+    after = stored(mine)
+    assert (after.state, after.revision, after.move_log) == (
+        before.state,
+        before.revision,
+        before.move_log,
+    )
+
+
+def test_a_message_that_is_not_json_is_refused(match, player):
+    token = token_of(player)
+
+    async def body() -> None:
+        communicator, _ = await opened(match.id, token)
+        for text in ("{", "[1, 2]", "x" * 3000):
+            await communicator.send_to(text_data=text)
+            refusal = json.loads(await communicator.receive_from(timeout=TIMEOUT))
+            assert refusal["type"] == "refusal"
+            assert [error["code"] for error in refusal["errors"]] == ["malformed"]
+        await communicator.disconnect()
+
+    run(body)
+
+
+def test_an_action_after_the_clock_ran_out_is_refused(match, player):
+    token = token_of(player)
+    mine, _ = games_of(match)
+    move = first_legal_move(mine)
+    run_out_the_clock(match)
+
+    async def body() -> None:
+        communicator, _ = await opened(match.id, token)
+        refusal = await ask(communicator, {"action": "move", "move": move, "revision": 0})
+        assert [error["code"] for error in refusal["errors"]] == ["game_closed"]
+        assert "Time is up" in refusal["errors"][0]["message"]
+        await communicator.disconnect()
+
+    run(body)
+    assert stored(mine).move_log == []
+
+
+def test_actions_over_the_socket_keep_to_the_apis_rate(match, player, monkeypatch):
+    monkeypatch.setattr(MoveRateThrottle, "THROTTLE_RATES", {"moves": "2/min"})
+    token = token_of(player)
+    mine, _ = games_of(match)
+    move = first_legal_move(mine)
+
+    async def body() -> None:
+        communicator, _ = await opened(match.id, token)
+        first = await ask(communicator, {"action": "move", "move": move, "revision": 0})
+        second = await ask(communicator, {"action": "undo", "revision": 1})
+        third = await ask(communicator, {"action": "move", "move": move, "revision": 2})
+        assert [first["type"], second["type"], third["type"]] == ["answer", "answer", "refusal"]
+        assert third["status"] == 429
+        assert [error["code"] for error in third["errors"]] == ["throttled"]
+        await communicator.disconnect()
+
+    run(body)
+    assert stored(mine).revision == 2
+
+
+def test_when_the_match_settles_each_socket_is_sent_the_match_as_its_player_sees_it(
+    match, player, bob
+):
+    tokens = token_of(player), token_of(bob)
+    own_games = [str(game.id) for game in games_of(match)]
+
+    async def body() -> None:
+        alice_socket, _ = await opened(match.id, tokens[0])
+        bob_socket, _ = await opened(match.id, tokens[1])
+        await sync_to_async(run_out_the_clock)(match)
+        await sync_to_async(services.match_close_if_time_up)(match_id=match.id)
+        for communicator, own_game in zip((alice_socket, bob_socket), own_games, strict=True):
+            message = json.loads(await communicator.receive_from(timeout=TIMEOUT))
+            while message["type"] != "match":
+                message = json.loads(await communicator.receive_from(timeout=TIMEOUT))
+            assert message["match"]["status"] == "finished"
+            assert message["game"]["id"] == message["match"]["your_game_id"] == own_game
+            assert message["game"]["status"] != "active"
+            assert [seat["username"] for seat in message["match"]["seats"]] == ["alice", "bob"]
+            await communicator.disconnect()
+
+    run(body)
