@@ -248,9 +248,13 @@ def profile_for_username(
     viewer: AbstractBaseUser | AnonymousUser,
     month: date | None = None,
     today: date | None = None,
+    with_page_sections: bool = True,
 ) -> ProfilePage:
     """The profile page as `viewer` may see it: badges, statistics, the chart of
-    recent results and the daily calendar (of `month`, this one by default).
+    recent results and the daily calendar (of `month`, this one by default), the
+    ratings with their charts and the recent matches. Without `with_page_sections`
+    only the badges and statistics are read (the API's profile; its matches and
+    ratings have their own endpoint).
 
     The owner always sees everything; anyone else only when the profile is
     public, and otherwise nothing but the name (nothing else is even read).
@@ -269,6 +273,7 @@ def profile_for_username(
     if stats_visible:
         rows, overall = player_stats_rows(player=user)
         badges = badges_for_player(player=user)
+    if stats_visible and with_page_sections:
         charts = player_score_charts(player=user)
         calendar = player_daily_calendar(player=user, month=month, today=today or today_utc())
         ratings = player_ratings(player=user)

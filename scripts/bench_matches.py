@@ -118,6 +118,8 @@ class Seat:
     csrf: str
     revision: int = 0
     next_move: str = "draw"
+    waiting: bool = False
+    """A move sent and not answered yet: a player waits for the board before the next."""
     sent: list[tuple[float, int | None]] = field(default_factory=list)
     """(when sent, the seat's move count once played) per move."""
     heard: dict[tuple[str, int], float] = field(default_factory=dict)
@@ -199,6 +201,8 @@ def start_server(env: dict[str, str], port: int, log: Path) -> subprocess.Popen[
 class Run:
     errors: dict[str, int] = field(default_factory=dict)
     served: int = 0
+    late: int = 0
+    """Seconds at which a player could not move: its last move was still unanswered."""
     cpu: dict[str, float] = field(default_factory=dict)
     """CPU seconds each kind of process used while the moves were timed."""
 
@@ -265,6 +269,7 @@ def race(pairs: list[Pair], ports: list[int], seconds: float, via: str) -> Run:
                 socket_answered(self.seat, message["type"] == "answer", message)
 
         def onClose(self, wasClean: bool, code: int | None, reason: str | None) -> None:
+            sockets.pop(id(self.seat), None)
             if not stopping:
                 run.error(f"socket closed ({code})")
 
@@ -299,6 +304,7 @@ def race(pairs: list[Pair], ports: list[int], seconds: float, via: str) -> Run:
     def socket_answered(seat: Seat, ok: bool, message: dict[str, Any]) -> None:
         """The answer to the seat's last move over its socket (a refusal carries the game
         too, unless the message itself was refused)."""
+        seat.waiting = False
         if ok:
             run.served += 1
         else:
@@ -310,10 +316,15 @@ def race(pairs: list[Pair], ports: list[int], seconds: float, via: str) -> Run:
                 seat.sent[-1] = (seat.sent[-1][0], moves)
 
     def move(seat: Seat) -> None:
+        if seat.waiting:
+            run.late += 1
+            return
+        seat.waiting = True
         origin = f"http://127.0.0.1:{port_of(seat)}"
         if via == "socket":
             listener = sockets.get(id(seat))
             if listener is None:
+                seat.waiting = False
                 run.error("no socket to move on")
                 return
             seat.sent.append((time.perf_counter(), None))
@@ -349,6 +360,7 @@ def race(pairs: list[Pair], ports: list[int], seconds: float, via: str) -> Run:
             return readBody(response).addCallback(lambda text: read(code, text.decode()))
 
         def read(code: int, text: str) -> None:
+            seat.waiting = False
             if code != 200:
                 run.error(f"HTTP {code}")
             else:
@@ -359,9 +371,11 @@ def race(pairs: list[Pair], ports: list[int], seconds: float, via: str) -> Run:
                 if code == 200:
                     seat.sent[index] = (seat.sent[index][0], moves)
 
-        answer.addCallback(answered).addErrback(
-            lambda failure: run.error(type(failure.value).__name__)
-        )
+        def failed(failure: Any) -> None:
+            seat.waiting = False
+            run.error(type(failure.value).__name__)
+
+        answer.addCallback(answered).addErrback(failed)
 
     for pair in pairs:
         for seat in pair.seats:
@@ -533,7 +547,12 @@ def main() -> None:
                 f"p99 {percentile(found, 0.99):.1f} ms, max {max(found):.1f} ms "
                 f"({len(found)} moves)"
             )
-        print(f"  moves served: {run.served / args.seconds:.1f}/s (wall {elapsed:.1f} s)")
+        asked = 2 * count
+        print(
+            f"  moves served: {run.served / args.seconds:.1f}/s of {asked}/s asked "
+            f"({run.late} times a player's last move was still unanswered a second later; "
+            f"wall {elapsed:.1f} s)"
+        )
         print(f"  errors: {sum(run.errors.values())} {run.errors or ''}")
         if run.served:
             shares = ", ".join(

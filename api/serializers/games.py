@@ -63,8 +63,14 @@ class GameStateSerializer(serializers.Serializer[Board]):
         return board.track_ref if board.track == Game.Track.MATCH else None
 
 
+_GAME_STATE = GameStateSerializer()
+"""One serializer for every game's state: a new one deep-copies its thirty fields
+(DRF binds them per instance), a tenth of a move's CPU; its fields keep no state
+between two representations."""
+
+
 def game_state(board: Board) -> dict[str, Any]:
-    return dict(GameStateSerializer(board).data)
+    return dict(_GAME_STATE.to_representation(board))
 
 
 class ActionResultSerializer(serializers.Serializer[Any]):

@@ -27,7 +27,9 @@ class PlayerView(APIView):
     def get(self, request: Request, username: str) -> Response:
         username = params.name(username, max_length=USERNAME_MAX_LENGTH)
         try:
-            page = profile_for_username(username=username, viewer=request.user)
+            page = profile_for_username(
+                username=username, viewer=request.user, with_page_sections=False
+            )
         except ObjectDoesNotExist as missing:
             raise ApiRefusal(code="not_found", message="There is no such player.") from missing
         return Response(profile_of(page))

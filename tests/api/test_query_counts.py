@@ -2,10 +2,16 @@
 counts the web's: a move is the token's session and user, then one transaction with
 one locked read of the game (its player's profile with it) and one write."""
 
+import json
+
 import pytest
 
+from api.sockets import socket_action
+from games.specs import game_specs
 from tests.games.helpers import load_fixture, start_with_deck
 from tests.games.test_query_counts import ACTION, SIGNED_IN, assert_one_locked_read_and_one_write
+from tests.matches.helpers import sprint
+from tests.matches.test_consumers import first_legal_move
 
 pytestmark = pytest.mark.django_db
 
@@ -31,3 +37,28 @@ def test_a_poll_of_an_unchanged_game(api, game, django_assert_num_queries):
     with django_assert_num_queries(SIGNED_IN + 1):
         response = api.get(f"/api/v1/games/{game.id}", headers={"If-None-Match": etag})
     assert response.status_code == 304
+
+
+def test_a_move_over_the_match_socket_reads_no_session(
+    player, make_user, django_assert_num_queries
+):
+    """The socket signed in once, at its handshake: a move is the action alone and the
+    seat's count of foundation cards (an UPDATE that writes no row when it is unchanged)."""
+    match = sprint(player, make_user("bob"))
+    own = match.seats.get(player=player).game
+    move = first_legal_move(own)
+    message = json.dumps({"action": "move", "move": move, "revision": 0})
+    with django_assert_num_queries(ACTION + 1) as captured:
+        answer = socket_action(match_id=match.id, game_id=own.id, player=player, text=message)
+    assert answer["type"] == "answer"
+    assert_one_locked_read_and_one_write(sql(captured))
+
+
+def test_a_players_profile_reads_only_what_it_shows(api, player, django_assert_num_queries):
+    """Statistics and badges: neither the page's charts, calendar, ratings nor matches.
+    The player by name, their profile, the games they played, each game's figures and
+    all games', the badges."""
+    with django_assert_num_queries(SIGNED_IN + 3 + len(game_specs()) + 2) as captured:
+        response = api.get(f"/api/v1/players/{player.username}")
+    assert response.status_code == 200
+    assert not [query for query in sql(captured) if "matches_" in query or "daily" in query]
