@@ -1,4 +1,5 @@
 import uuid
+from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -121,8 +122,20 @@ class Game(models.Model):
             models.Index(fields=["finished_at"], name="game_finished_idx"),
         ]
 
+    stored_state: dict[str, Any] | None = None
+    """The state as the row held it when this instance was read (None for a game made
+    here, or read without its state): the action hooks compare the new state with it,
+    so an action that changed nothing of theirs costs no query."""
+
     def __str__(self) -> str:
         return f"{self.variant} game {self.id} ({self.status})"
+
+    @classmethod
+    def from_db(cls, db: str | None, field_names: Any, values: Any) -> "Game":
+        game = super().from_db(db, field_names, values)
+        if "state" in field_names:
+            game.stored_state = game.state
+        return game
 
     @property
     def is_active(self) -> bool:

@@ -37,7 +37,11 @@ def _acted(player: User, game_id: UUID, act: Callable[[], Any]) -> Any:
     except Game.DoesNotExist as missing:
         raise ApiRefusal(code="not_found", message="No such game.") from missing
     except GameActionError as refusal:
-        game = selectors.game_for_player(game_id=game_id, player=player)
+        try:
+            game = selectors.game_for_player(game_id=game_id, player=player)
+        except Game.DoesNotExist as missing:
+            # A board the player may act on only elsewhere (the Duel's) is no game here.
+            raise ApiRefusal(code="not_found", message="No such game.") from missing
         raise action_refusal(refusal, game=state_of(game)) from refusal
 
 

@@ -70,6 +70,7 @@ def game_save_action(game: Game) -> None:
     game.save(update_fields=ACTION_FIELDS)
     for action_hook in _close_hooks(tuple(settings.GAME_ACTION_HOOKS)):
         action_hook(game=game)
+    game.stored_state = game.state
     if not game.is_active:
         for hook in _close_hooks(tuple(settings.GAME_CLOSE_HOOKS)):
             hook(game=game)

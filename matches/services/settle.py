@@ -9,6 +9,7 @@ only the second, which sees both games closed, settles."""
 
 from datetime import datetime
 from functools import partial
+from typing import Any
 from uuid import UUID
 
 from django.db import transaction
@@ -37,12 +38,19 @@ def match_game_acted(*, game: Game) -> None:
         return  # a shared board's moves push the whole match (matches.services.duel)
     variant = game_variant(game)
     public = variant.public_view(variant.load(game.state))
-    cards = sum(int(foundation["count"]) for foundation in public.get("foundations", []))
-    Seat.objects.filter(game_id=game.id).exclude(foundation_cards=cards).update(
-        foundation_cards=cards, reached_at=game.last_action_at
-    )
+    cards = _foundation_cards(public)
+    before = game.stored_state
+    # Most actions move no card to or from a foundation: those write nothing.
+    if before is None or cards != _foundation_cards(variant.public_view(variant.load(before))):
+        Seat.objects.filter(game_id=game.id).exclude(foundation_cards=cards).update(
+            foundation_cards=cards, reached_at=game.last_action_at
+        )
     seat = selectors.seat_view_of_game(game=game, public=public, foundation_cards=cards)
     transaction.on_commit(partial(match_seat_push, match_id=UUID(game.track_ref), seat=seat))
+
+
+def _foundation_cards(public: dict[str, Any]) -> int:
+    return sum(int(foundation["count"]) for foundation in public.get("foundations", []))
 
 
 def match_game_closed(*, game: Game) -> None:

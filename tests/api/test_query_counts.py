@@ -42,16 +42,19 @@ def test_a_poll_of_an_unchanged_game(api, game, django_assert_num_queries):
 def test_a_move_over_the_match_socket_reads_no_session(
     player, make_user, django_assert_num_queries
 ):
-    """The socket signed in once, at its handshake: a move is the action alone and the
-    seat's count of foundation cards (an UPDATE that writes no row when it is unchanged)."""
+    """The socket signed in once, at its handshake: a move is the action alone. One that
+    sends no card to a foundation leaves the seat's count as it was, with no query."""
     match = sprint(player, make_user("bob"))
-    own = match.seats.get(player=player).game
-    move = first_legal_move(own)
+    seat = match.seats.get(player=player)
+    move = first_legal_move(seat.game)
     message = json.dumps({"action": "move", "move": move, "revision": 0})
-    with django_assert_num_queries(ACTION + 1) as captured:
-        answer = socket_action(match_id=match.id, game_id=own.id, player=player, text=message)
+    with django_assert_num_queries(ACTION) as captured:
+        answer = socket_action(match_id=match.id, game_id=seat.game_id, player=player, text=message)
     assert answer["type"] == "answer"
     assert_one_locked_read_and_one_write(sql(captured))
+    assert sum(pillar["count"] for pillar in answer["game"]["public"]["foundations"]) == 0
+    seat.refresh_from_db()
+    assert seat.foundation_cards == 0
 
 
 def test_a_players_profile_reads_only_what_it_shows(api, player, django_assert_num_queries):
