@@ -141,6 +141,12 @@
       event.preventDefault();
       if (selection && selection.el === pick.el) { clearSelection(); announce("Put back."); return; }
       select(pick);
+      // The player's setting: a card with one move makes it at once (the two pillars
+      // of a suit that both take a card are one move).
+      const moves = Object.keys(selection.targets).map(function (key) { return selection.targets[key]; });
+      if (document.body.dataset.singleTap === "on" && moves.length && moves.every(function (m) { return m === moves[0]; })) {
+        post(moves[0]);
+      }
       return;
     }
     // A click elsewhere puts the card back; the stock and the pass go on as forms.
@@ -182,14 +188,14 @@
     window.setTimeout(function () { swallowClick = false; }, 0);
     if (current.lost) return;
     const pick = current.pick;
+    // While they are dragged the cards let the pointer through (pointer-events:
+    // none), so the element under it is the place they were dropped on.
+    const under = dropped ? document.elementFromPoint(event.clientX, event.clientY) : null;
     pick.cards.forEach(function (el) {
       el.classList.remove("dragging");
       el.style.removeProperty("--drag-x");
       el.style.removeProperty("--drag-y");
     });
-    // The dragged cards let the pointer through (pointer-events: none), so the
-    // element under it is the place it was dropped on.
-    const under = dropped ? document.elementFromPoint(event.clientX, event.clientY) : null;
     const place = placeOf(under);
     const notation = place && place !== placeOf(pick.el) ? attempt(pick, place) : null;
     if (notation) post(notation);
@@ -217,23 +223,30 @@
     }
   });
 
+  // "Your turn.", "Waiting for bob.", "The duel is over.": the board's first words.
+  function lead(current) {
+    const line = current.querySelector(".duel-lead");
+    return line ? line.textContent.trim() : "";
+  }
+
   // A new board (a move, or the live panel's fetch after a push or on load, which
   // comes for both seats): the pick stays if the board is the same one, and the
   // focus stays on the board.
   document.addEventListener("htmx:beforeSwap", function (event) {
     const current = board();
     if (!current || event.detail.target !== current) { before = null; return; }
-    if (drag && drag.started) {
+    if (drag && !drag.lost) {
       // The same board again (the live panel's fetch) would take the card from
-      // under the pointer: it is not swapped in. A new board ends the drag.
+      // under a pointer pressed on it: it is not swapped in. A new board ends the drag.
       const revision = /data-revision="(\d+)"/.exec(event.detail.serverResponse || "");
       if (revision && revision[1] === current.dataset.revision) { event.detail.shouldSwap = false; return; }
+      drag.lost = true;
     }
-    if (drag) drag.lost = true;
     const active = document.activeElement;
     // The pick is this script's, or the page's own (a ?sel= page: its card links).
     const picked = current.querySelector("a.card.selected[data-unit]");
     before = {
+      lead: lead(current),
       revision: current.dataset.revision,
       unit: selection ? selection.unit : picked && picked.dataset.unit,
       focusId: current.contains(active) ? active.id || "duel-title" : null,
@@ -246,6 +259,8 @@
     const seen = before;
     before = null;
     if (!current || !seen) return;
+    // Whose turn it is, when that changed (a refusal is read out by its alert).
+    if (lead(current) !== seen.lead && !current.querySelector("[role=alert]")) announce(lead(current));
     if (seen.unit && seen.revision === current.dataset.revision) {
       const pick = pickable(current.querySelector('a.card[data-unit="' + seen.unit + '"]'));
       if (pick) select(pick, true);

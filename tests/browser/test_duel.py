@@ -95,6 +95,9 @@ def turn_passes(mover: Page, watcher: Page, mover_name: str, watcher_name: str) 
     """The move has reached the database and both boards: the watcher's turn now."""
     expect(mover.locator("#duel-turn")).to_contain_text(f"Waiting for {watcher_name}.")
     expect(watcher.locator("#duel-turn")).to_contain_text("Your turn.", timeout=SOCKET_SECONDS)
+    # Said as well as shown (a polite live region).
+    expect(mover.locator("#duel-announce")).to_have_text(f"Waiting for {watcher_name}.")
+    expect(watcher.locator("#duel-announce")).to_have_text("Your turn.")
     game = shared_board()
     points = DUEL.seat_scores(DUEL.load(game.state))
     for page in (mover, watcher):
