@@ -272,6 +272,15 @@
     target.focus({ preventScroll: true });
   });
 
+  // A pick made without this script (a ?sel= page) came with a form on every place
+  // that takes the card: the board alone is fetched again, and the pick made here.
+  document.addEventListener("DOMContentLoaded", function () {
+    const current = board();
+    if (current && current.dataset.boardUrl && current.querySelector(".target-button")) {
+      htmx.ajax("GET", current.dataset.boardUrl, { source: current, target: "#duel-board", swap: "outerHTML" });
+    }
+  });
+
   // The clocks count down between requests; the server's count is the one that
   // matters (it shows whole seconds, rounded down). A turn or a match that runs out
   // is closed by the first look at the board, so the page looks once a clock has

@@ -201,8 +201,8 @@ def test_the_duel_board_has_no_serious_accessibility_violation(page, live_server
     found["a card picked"] = axe_violations(page)
     page.keyboard.press("Escape")
     expect(page.locator("#duel-board .lit")).to_have_count(0)
-    # The no-JS page of a pick, htmx kept away (the live panel's fetch on load would
-    # bring the board again: duel.js then lights the same pick).
+    # The no-JS page of a pick, htmx kept away (with it, duel.js fetches the board
+    # alone again and lights the same pick).
     page.route("**/htmx*.js", lambda route: route.abort())
     page.goto(f"{url}?sel={unit}")
     expect(page.locator("#duel-board .target-button").first).to_be_attached()

@@ -6,6 +6,7 @@ hidden card or the seed."""
 from datetime import timedelta
 
 import pytest
+from django.template.loader import render_to_string
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -16,7 +17,7 @@ from games import services as games_services
 from games.engine import format_move, full_deck, get_variant
 from games.errors import GameClosed, MoveRefused, StaleAction
 from games.models import Game
-from matches import services
+from matches import selectors, services
 from matches.models import Match, Seat
 from tests.api.conftest import ApiClient
 from tests.games.helpers import leaked_cards
@@ -241,8 +242,19 @@ def test_only_the_seat_to_move_gets_move_buttons(duel, player, bob):
     assert 'id="duel-moves"' not in theirs
     assert 'id="duel-pass"' not in theirs
     assert "Waiting for alice." in theirs
-    assert 'id="duel-refresh"' in theirs
     assert 'ws-connect="/ws/matches/' in theirs
+
+
+def test_the_live_panel_fetches_the_board_after_a_push_or_a_poll_but_not_on_the_page(duel, player):
+    """The page already shows its board: fetching it again on load would cost a request."""
+    page = client_of(player).get(reverse("matches:duel", kwargs={"match_id": duel.id}))
+    assert 'id="duel-refresh"' not in page.content.decode()
+    poll = client_of(player).get(reverse("matches:live", kwargs={"match_id": duel.id}))
+    assert 'id="duel-refresh"' in poll.content.decode()
+    pushed = render_to_string(
+        "matches/_live_body.html", {"view": selectors.match_live_view(match_id=duel.id)}
+    )
+    assert 'id="duel-refresh"' in pushed
 
 
 def test_a_move_through_the_page(duel, player, bob):
