@@ -1,14 +1,16 @@
 """Time a match's live push: from a seat's move to the opponent's socket hearing it.
 
     .venv/bin/python scripts/bench_matches.py [--matches 50 200] [--seconds 30]
-    DATABASE_URL=postgres://postgres@127.0.0.1:5432/arena_bench_matches \\
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres \\
     REDIS_URL=redis://127.0.0.1:6379/11 .venv/bin/python scripts/bench_matches.py
 
-Starts daphne (the project's install) on 127.0.0.1 and a free port serving
-config.asgi (config.settings.local) against a throwaway database: a SQLite file in a
-temporary folder and the in-memory channel layer by default; with DATABASE_URL and
-REDIS_URL, that PostgreSQL database (dropped and made again: name one for the bench
-only) and channels_redis on that Redis database (a key prefix of the run's own).
+Starts one daphne process per core (the project's install) on 127.0.0.1 serving
+config.asgi (config.settings.local, DEBUG off, static files collected) against a
+throwaway database: a SQLite file in a temporary folder and the in-memory channel
+layer (one process) by default; with DATABASE_URL and REDIS_URL, a database of the
+run's own with a random name on that PostgreSQL server (made and dropped by the run;
+the database the URL names is never touched) and the channel layer on that Redis
+database (a key prefix of the run's own).
 
 For each number N of matches: N Klondike head-to-head matches (a test points table
 published), two simulated players each, every player signed in by a session cookie,
@@ -34,6 +36,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from io import BytesIO
 from pathlib import Path
@@ -80,32 +84,35 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def fresh_postgres_database(url: str) -> None:
+@contextmanager
+def own_postgres_database(url: str) -> Iterator[str]:
+    """A database of the run's own, with a random name, on the server `url` names:
+    made here and dropped at the end, so no database the run did not make is touched."""
     import psycopg
 
     parts = urlsplit(url)
-    name = parts.path.strip("/")
+    name = f"arena_bench_matches_{secrets.token_hex(4)}"
     admin = parts._replace(path="/postgres").geturl()
     with psycopg.connect(admin, autocommit=True) as connection:
-        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         connection.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield parts._replace(path=f"/{name}").geturl()
+    finally:
+        with psycopg.connect(admin, autocommit=True) as connection:
+            connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
-def environment(folder: str) -> dict[str, str]:
-    env = {
+def environment(folder: str, database_url: str) -> dict[str, str]:
+    return {
         "DJANGO_SETTINGS_MODULE": "config.settings.local",
         # As served: DEBUG would keep every query's text and time in memory.
         "DEBUG": "0",
         "STATIC_ROOT": f"{folder}/static",
+        "DATABASE_URL": database_url,
         "CHANNEL_LAYER_PREFIX": f"arena-bench-{secrets.token_hex(4)}:ws",
         # Each server process keeps a pool of connections for its request threads.
         "DATABASE_POOL_SIZE": os.environ.get("DATABASE_POOL_SIZE", "20"),
     }
-    if os.environ.get("DATABASE_URL"):
-        fresh_postgres_database(os.environ["DATABASE_URL"])
-    else:
-        env["DATABASE_URL"] = f"sqlite:///{folder}/bench.sqlite3"
-    return env
 
 
 @dataclass
@@ -505,60 +512,70 @@ def main() -> None:
         # BENCH_KEEP=<folder> keeps the run's files (the servers' logs) there.
         folder = os.environ.get("BENCH_KEEP") or scratch
         Path(folder).mkdir(parents=True, exist_ok=True)
-        env = environment(folder)
-        for command in (["migrate"], ["collectstatic", "--no-input"]):
-            subprocess.run(
-                [sys.executable, "manage.py", *command, "-v", "0"],
-                cwd=ROOT,
-                env={**os.environ, **env},
-                check=True,
+        with ExitStack() as stack:
+            url = os.environ.get("DATABASE_URL")
+            database_url = (
+                stack.enter_context(own_postgres_database(url))
+                if url
+                else f"sqlite:///{folder}/bench.sqlite3"
             )
-        os.environ.update(env)
-        import django
+            bench(count, args, folder, environment(folder, database_url))
 
-        django.setup()
-        pairs = prepare(count, env, start=0)
-        # The in-memory channel layer reaches one process's sockets only.
-        servers = args.servers if os.environ.get("REDIS_URL") else 1
-        ports = [free_port() for _ in range(servers)]
-        processes = [start_server(env, port, Path(folder) / f"daphne-{port}.log") for port in ports]
-        try:
-            began = time.perf_counter()
-            run = race(pairs, ports, args.seconds, args.via)
-            elapsed = time.perf_counter() - began
-        finally:
-            for server in processes:
-                server.terminate()
-            for server in processes:
-                try:
-                    server.wait(10)
-                except subprocess.TimeoutExpired:
-                    server.kill()
-                    server.wait()
-        found = latencies(pairs, run)
-        stack = "PostgreSQL + Redis" if os.environ.get("REDIS_URL") else "SQLite + in-memory layer"
-        print(
-            f"N={count} matches ({2 * count} players), {args.seconds:.0f} s, {stack}, "
-            f"{servers} daphne process{'es' if servers > 1 else ''}, moves through the {args.via}:"
+
+def bench(count: int, args: argparse.Namespace, folder: str, env: dict[str, str]) -> None:
+    for command in (["migrate"], ["collectstatic", "--no-input"]):
+        subprocess.run(
+            [sys.executable, "manage.py", *command, "-v", "0"],
+            cwd=ROOT,
+            env={**os.environ, **env},
+            check=True,
         )
-        if found:
-            print(
-                f"  move -> opponent's socket: p50 {statistics.median(found):.1f} ms, "
-                f"p99 {percentile(found, 0.99):.1f} ms, max {max(found):.1f} ms "
-                f"({len(found)} moves)"
-            )
-        asked = 2 * count
+    os.environ.update(env)
+    import django
+
+    django.setup()
+    pairs = prepare(count, env, start=0)
+    # The in-memory channel layer reaches one process's sockets only.
+    servers = args.servers if os.environ.get("REDIS_URL") else 1
+    ports = [free_port() for _ in range(servers)]
+    processes = [start_server(env, port, Path(folder) / f"daphne-{port}.log") for port in ports]
+    try:
+        began = time.perf_counter()
+        run = race(pairs, ports, args.seconds, args.via)
+        elapsed = time.perf_counter() - began
+    finally:
+        for server in processes:
+            server.terminate()
+        for server in processes:
+            try:
+                server.wait(10)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait()
+    found = latencies(pairs, run)
+    stack = "PostgreSQL + Redis" if os.environ.get("REDIS_URL") else "SQLite + in-memory layer"
+    print(
+        f"N={count} matches ({2 * count} players), {args.seconds:.0f} s, {stack}, "
+        f"{servers} daphne process{'es' if servers > 1 else ''}, moves through the {args.via}:"
+    )
+    if found:
         print(
-            f"  moves served: {run.served / args.seconds:.1f}/s of {asked}/s asked "
-            f"({run.late} times a player's last move was still unanswered a second later; "
-            f"wall {elapsed:.1f} s)"
+            f"  move -> opponent's socket: p50 {statistics.median(found):.1f} ms, "
+            f"p99 {percentile(found, 0.99):.1f} ms, max {max(found):.1f} ms "
+            f"({len(found)} moves)"
         )
-        print(f"  errors: {sum(run.errors.values())} {run.errors or ''}")
-        if run.served:
-            shares = ", ".join(
-                f"{name} {1000 * seconds / run.served:.2f} ms" for name, seconds in run.cpu.items()
-            )
-            print(f"  CPU per move served: {shares}")
+    asked = 2 * count
+    print(
+        f"  moves served: {run.served / args.seconds:.1f}/s of {asked}/s asked "
+        f"({run.late} times a player's last move was still unanswered a second later; "
+        f"wall {elapsed:.1f} s)"
+    )
+    print(f"  errors: {sum(run.errors.values())} {run.errors or ''}")
+    if run.served:
+        shares = ", ".join(
+            f"{name} {1000 * seconds / run.served:.2f} ms" for name, seconds in run.cpu.items()
+        )
+        print(f"  CPU per move served: {shares}")
 
 
 if __name__ == "__main__":
