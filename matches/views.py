@@ -15,6 +15,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from core import params
+from core.compression import uncompressed
 from core.http import AuthenticatedHttpRequest
 from matches import selectors, services
 from matches.errors import MatchRefused
@@ -138,6 +139,7 @@ def queue_leave(request: AuthenticatedHttpRequest, mode: str) -> HttpResponse:
     return redirect("matches:lobby")
 
 
+@uncompressed  # its invite link beside the ?code= it was opened with
 @login_required
 @require_GET
 def detail(request: AuthenticatedHttpRequest, match_id: UUID) -> HttpResponse:

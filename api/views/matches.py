@@ -35,6 +35,7 @@ from api.serializers.matches import (
 )
 from api.views.base import player_of, valid_data
 from core import params
+from core.compression import uncompressed
 from matches import selectors, services
 from matches.errors import MatchRefused
 from matches.models import Match
@@ -173,6 +174,7 @@ class MatchDetailView(APIView):
         responses={200: MatchSerializer},
         tags=["matches"],
     )
+    @uncompressed  # its invite code beside the ?code= it was asked with
     def get(self, request: Request, match_id: UUID) -> Response:
         # Without a worker nobody closed it at its deadline: whoever looks first does.
         services.match_close_if_time_up(match_id=match_id)

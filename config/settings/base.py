@@ -71,6 +71,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Compresses what the middleware below and the views wrote (HTML is a tenth of its
+    # size gzipped); never an answer carrying a secret of its own (config/middleware.py).
+    "config.middleware.BreachAwareGZipMiddleware",
     "csp.middleware.CSPMiddleware",
     "config.middleware.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
