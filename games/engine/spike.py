@@ -16,14 +16,14 @@ rulebook is vague. What matters for reading this module:
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeGuard
+from typing import Any, TypeGuard, cast
 
 from .cards import RANK_VALUE, card_name, full_deck, is_card, validate_deck
 from .errors import EngineError
 from .notation import DEAL, DRAW, PLAY, RECYCLE, TRANSFER, WILD, Move
 from .records import check_snapshot, load_cards, misfit, record_move
 from .registry import register
-from .variant import Json, Step, Variant
+from .variant import Json, Step, Variant, new_step
 
 # The modes, the deal option "mode" (stored with the game).
 CLASSIC = "classic"
@@ -151,6 +151,12 @@ PLACES, COVERS, UNDER, SPIKE_SPANS = _build_layout()
 that must be gone before position i is exposed; UNDER[i] the positions position i
 covers; SPIKE_SPANS[k] the positions of spike k."""
 SPIKE_CARDS = len(PLACES)
+_UNCOVERS = tuple(
+    tuple((above, next(c for c in COVERS[above] if c != position)) for above in UNDER[position])
+    for position in range(SPIKE_CARDS)
+)
+"""For each position, each position it covers with that one's other cover (every card
+but a top one is covered by two)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -171,6 +177,55 @@ class SpikeState:
     mode: str = DEFAULT_MODE
 
 
+(
+    _SET_SPIKES,
+    _SET_STOCK,
+    _SET_WASTE,
+    _SET_WILD_USED,
+    _SET_STREAK,
+    _SET_SCORE,
+    _SET_SECONDS,
+    _SET_MODE,
+) = (
+    SpikeState.__dict__[name].__set__
+    for name in (
+        "spikes",
+        "stock",
+        "waste",
+        "wild_used",
+        "streak",
+        "score",
+        "time_bonus_seconds",
+        "mode",
+    )
+)
+
+
+def _spike_state(
+    spikes: tuple[str | None, ...],
+    stock: tuple[str, ...],
+    waste: tuple[str, ...],
+    wild_used: bool,
+    streak: int,
+    score: int,
+    time_bonus_seconds: int,
+    mode: str,
+) -> SpikeState:
+    """``SpikeState(...)``, the same object, at under half the cost, for the moves: the
+    frozen dataclass's ``__init__`` sets each field through ``object.__setattr__`` by
+    name, this through the slots' own setters."""
+    state: SpikeState = object.__new__(SpikeState)
+    _SET_SPIKES(state, spikes)
+    _SET_STOCK(state, stock)
+    _SET_WASTE(state, waste)
+    _SET_WILD_USED(state, wild_used)
+    _SET_STREAK(state, streak)
+    _SET_SCORE(state, score)
+    _SET_SECONDS(state, time_bonus_seconds)
+    _SET_MODE(state, mode)
+    return state
+
+
 def bracket(place: int) -> tuple[str, int]:
     """The name and points of the bracket of a card played at this place (1, 2, ...) of
     the streak."""
@@ -185,7 +240,8 @@ def is_exposed(spikes: Sequence[str | None], position: int) -> bool:
 
 
 def spike_is_cleared(spikes: Sequence[str | None], spike: int) -> bool:
-    return all(spikes[position] is None for position in SPIKE_SPANS[spike])
+    span = SPIKE_SPANS[spike]
+    return not any(spikes[span.start : span.stop])
 
 
 def spikes_cleared(state: SpikeState) -> int:
@@ -210,35 +266,95 @@ def neighbours(card: str, onto: str) -> bool:
     return (RANK_VALUE[card] - RANK_VALUE[onto]) % _RANKS_IN_A_CYCLE in (1, _RANKS_IN_A_CYCLE - 1)
 
 
+# The cards one rank above or below each card, King and Ace being neighbours.
+_NEIGHBOURS = {
+    top: frozenset(card for card in full_deck() if neighbours(card, top)) for top in full_deck()
+}
+
+# The moves that play a card onto each card: those of its neighbours.
+_PLAYS_ONTO = {top: {card: _PLAY_MOVES[card] for card in _NEIGHBOURS[top]} for top in full_deck()}
+
+Exposed = tuple[tuple[int, ...], tuple[str, ...]]
+"""The exposed positions of a spikes tuple, in order, and their cards."""
+
+_EXPOSED: dict[tuple[str | None, ...], Exposed] = {}
+_EXPOSED_LIMIT = 4096
+"""The exposed positions and cards of each spikes tuple met lately: legal moves are the
+engine's hottest path, the spikes stay the same from draw to draw, and a play works out
+those of the spikes it leaves from those it started from. Emptied when it grows past
+this size (a 28-tuple and a few cards, about 600 bytes an entry)."""
+
+
+def _exposed(spikes: tuple[str | None, ...]) -> Exposed:
+    """The positions of the exposed cards, in order, and those cards."""
+    exposed = _EXPOSED.get(spikes)
+    if exposed is None:
+        exposed = _remember(
+            spikes,
+            tuple(
+                position
+                for position, card in enumerate(spikes)
+                if card is not None and is_exposed(spikes, position)
+            ),
+        )
+    return exposed
+
+
+def _remember(spikes: tuple[str | None, ...], positions: tuple[int, ...]) -> Exposed:
+    if len(_EXPOSED) >= _EXPOSED_LIMIT:
+        _EXPOSED.clear()
+    # Exposed positions hold cards, never None.
+    cards = cast(tuple[str, ...], tuple([spikes[position] for position in positions]))
+    exposed = _EXPOSED[spikes] = (positions, cards)
+    return exposed
+
+
+def clear_caches() -> None:
+    """Forget the exposed cards worked out so far (benchmarks start cold)."""
+    _EXPOSED.clear()
+
+
 def _playable(state: SpikeState) -> list[str]:
     """The exposed cards that may go on the waste's top now, in position order."""
     top = state.waste[-1]
-    spikes = state.spikes
-    return [
-        card
-        for position, card in enumerate(spikes)
-        if card is not None
-        and is_exposed(spikes, position)
-        and (top == WILD_MARK or neighbours(card, top))
-    ]
+    cards = _exposed(state.spikes)[1]
+    if top == WILD_MARK:
+        return list(cards)
+    fit = _NEIGHBOURS[top]
+    return [card for card in cards if card in fit]
 
 
 def _won(spikes: Sequence[str | None]) -> bool:
-    return all(card is None for card in spikes)
+    # Cards are non-empty strings and a position left is None.
+    return not any(spikes)
+
+
+_PLACE_POINTS = (0, *(bracket(place)[1] for place in range(1, BRACKETS[0][0] + 1)))
+"""The points of a card played at each place of the streak (index 1 up), the last one
+holding for every later place: ``bracket`` worked out once."""
 
 
 def _play_points(
-    spikes: Sequence[str | None], stock_left: int, place: int, mode: str, position: int
+    place: int, mode: str, cleared: bool, won: bool, stock_left: int
 ) -> tuple[int, int]:
-    """The points and bonus seconds earned by playing, at this place of the streak, the
-    card of ``position``, leaving ``spikes`` and ``stock_left`` cards in the stock."""
-    points = bracket(place)[1]
-    if spike_is_cleared(spikes, PLACES[position][0]):
+    """The points and bonus seconds earned by a card played at this place of the streak
+    that ``cleared`` its spike (and ``won`` the game) with ``stock_left`` cards left in
+    the stock."""
+    points = _PLACE_POINTS[place] if place < len(_PLACE_POINTS) else _PLACE_POINTS[-1]
+    if cleared:
         points += SPIKE_BONUS
-    if _won(spikes):
+    if won:
         points += STOCK_BONUS * stock_left
-    earns_seconds = MODES[mode].time_bonus and place >= TIME_BONUS_FROM_PLACE
+    earns_seconds = place >= TIME_BONUS_FROM_PLACE and MODES[mode].time_bonus
     return points, TIME_BONUS_SECONDS if earns_seconds else 0
+
+
+def _play_outcome(spikes: tuple[str | None, ...], position: int) -> tuple[int, bool, bool]:
+    """The spike of ``position``, whether it is cleared and whether every spike is, in
+    ``spikes`` (after the card of ``position`` left)."""
+    spike = PLACES[position][0]
+    cleared = spike_is_cleared(spikes, spike)
+    return spike, cleared, cleared and _won(spikes)
 
 
 @register
@@ -281,7 +397,15 @@ class Spike(Variant[SpikeState]):
         then draw, then wild."""
         if _won(state.spikes):
             return []
-        moves = [_PLAY_MOVES[card] for card in _playable(state)]
+        spikes = state.spikes
+        exposed = _EXPOSED.get(spikes) or _exposed(spikes)
+        cards = exposed[1]
+        top = state.waste[-1]
+        if top == WILD_MARK:
+            moves = [_PLAY_MOVES[card] for card in cards]
+        else:
+            plays = _PLAYS_ONTO[top]
+            moves = [plays[card] for card in cards if card in plays]
         if state.stock:
             moves.append(_DRAW_MOVE)
         if not state.wild_used:
@@ -314,65 +438,71 @@ class Spike(Variant[SpikeState]):
     def _play(self, state: SpikeState, move: Move) -> Step[SpikeState]:
         card = str(move.card)
         spikes = state.spikes
-        position = spikes.index(card) if card in spikes else -1
+        try:
+            position = spikes.index(card)
+        except ValueError:
+            position = -1
+        exposed = _exposed(spikes)[0]
         # The same refusal for a covered card as for one not on the spikes at all, so
         # that a refusal never tells where a face-down card lies.
-        if position < 0 or not is_exposed(spikes, position):
+        if position not in exposed:
             raise EngineError(f"The {card_name(card)} is not an exposed spike card")
         top = state.waste[-1]
-        if top != WILD_MARK and not neighbours(card, top):
+        if top != WILD_MARK and card not in _NEIGHBOURS[top]:
             raise EngineError(
                 f"The {card_name(card)} cannot go on the {card_name(top)}: it must be one "
                 "rank above or below"
             )
         spikes = (*spikes[:position], None, *spikes[position + 1 :])
         place = state.streak + 1
-        points, seconds = _play_points(spikes, len(state.stock), place, state.mode, position)
-        new_state = SpikeState(
-            spikes=spikes,
-            stock=state.stock,
-            waste=(*state.waste, card),
-            wild_used=state.wild_used,
-            streak=place,
-            score=state.score + points,
-            time_bonus_seconds=state.time_bonus_seconds + seconds,
-            mode=state.mode,
+        spike, cleared, won = _play_outcome(spikes, position)
+        points, seconds = _play_points(place, state.mode, cleared, won, len(state.stock))
+        new_state = _spike_state(
+            spikes,
+            state.stock,
+            (*state.waste, card),
+            state.wild_used,
+            place,
+            state.score + points,
+            state.time_bonus_seconds + seconds,
+            state.mode,
         )
-        revealed = tuple(
-            str(spikes[above]) for above in UNDER[position] if is_exposed(spikes, above)
-        )
-        events = []
-        spike = PLACES[position][0]
-        if spike_is_cleared(spikes, spike):
-            events.append(f"spike_cleared:{spike + 1}")
-        won = _won(spikes)
+        # The cards it covered whose other cover is gone too turn up.
+        turned = [above for above, other in _UNCOVERS[position] if spikes[other] is None]
+        revealed = tuple([str(spikes[above]) for above in turned])
+        # Only the card played leaves the exposed ones, and only those it covered join.
+        left = list(exposed)
+        left.remove(position)
+        if turned:
+            left += turned
+            left.sort()
+        _remember(spikes, tuple(left))
+        events: tuple[str, ...] = (f"spike_cleared:{spike + 1}",) if cleared else ()
         lost = not won and self.is_lost(new_state)
         if won:
-            events.append("won")
+            events += ("won",)
         elif lost:
-            events.append("lost")
+            events += ("lost",)
         record: Json = {"move": card, "position": position}
-        return Step(new_state, move, points, revealed, won, lost, record, events=tuple(events))
+        return new_step(new_state, move, points, revealed, won, lost, record, events)
 
     def _draw(self, state: SpikeState, move: Move) -> Step[SpikeState]:
         if not state.stock:
             raise EngineError("The stock is empty: there is nothing left to draw")
         card = state.stock[-1]
-        new_state = SpikeState(
-            spikes=state.spikes,
-            stock=state.stock[:-1],
-            waste=(*state.waste, card),
-            wild_used=state.wild_used,
-            streak=0 if MODES[state.mode].draw_ends_streak else state.streak,
-            score=state.score,
-            time_bonus_seconds=state.time_bonus_seconds,
-            mode=state.mode,
+        new_state = _spike_state(
+            state.spikes,
+            state.stock[:-1],
+            (*state.waste, card),
+            state.wild_used,
+            0 if MODES[state.mode].draw_ends_streak else state.streak,
+            state.score,
+            state.time_bonus_seconds,
+            state.mode,
         )
         lost = self.is_lost(new_state)
         record: Json = {"move": DRAW, "card": card, "streak": state.streak}
-        return Step(
-            new_state, move, 0, (card,), False, lost, record, events=("lost",) if lost else ()
-        )
+        return new_step(new_state, move, 0, (card,), False, lost, record, ("lost",) if lost else ())
 
     def _wild(self, state: SpikeState, move: Move) -> Step[SpikeState]:
         if state.waste[-1] == WILD_MARK:
@@ -427,9 +557,8 @@ class Spike(Variant[SpikeState]):
             or any(state.spikes[cover] is not None for cover in COVERS[position])
         ):
             raise misfit()
-        points, seconds = _play_points(
-            state.spikes, len(state.stock), state.streak, state.mode, position
-        )
+        _, cleared, won = _play_outcome(state.spikes, position)
+        points, seconds = _play_points(state.streak, state.mode, cleared, won, len(state.stock))
         if state.score < points or state.time_bonus_seconds < seconds:
             raise misfit()
         spikes = state.spikes

@@ -41,6 +41,38 @@ class Step(Generic[StateT]):
     docs/engine.md."""
 
 
+_new = object.__new__
+_SET_STATE, _SET_MOVE, _SET_POINTS, _SET_REVEALED, _SET_WON, _SET_LOST, _SET_UNDO, _SET_EVENTS = (
+    Step.__dict__[name].__set__
+    for name in ("state", "move", "points", "revealed", "won", "lost", "undo", "events")
+)
+
+
+def new_step(
+    state: StateT,
+    move: Move,
+    points: int,
+    revealed: tuple[str, ...],
+    won: bool,
+    lost: bool,
+    undo: Json,
+    events: tuple[str, ...] = (),
+) -> Step[StateT]:
+    """``Step(...)``, the same object, at about half the cost, for the hottest moves: the
+    dataclass's frozen ``__init__`` sets each field through ``object.__setattr__`` by
+    name, this through the slots' own setters."""
+    step: Step[StateT] = _new(Step)
+    _SET_STATE(step, state)
+    _SET_MOVE(step, move)
+    _SET_POINTS(step, points)
+    _SET_REVEALED(step, revealed)
+    _SET_WON(step, won)
+    _SET_LOST(step, lost)
+    _SET_UNDO(step, undo)
+    _SET_EVENTS(step, events)
+    return step
+
+
 class Variant(ABC, Generic[StateT]):
     """The rules of one game. A variant is stateless: every hook takes the state it works
     on and returns a new one, so one instance serves every game."""
