@@ -96,12 +96,12 @@ class Result(models.Model):
         ]
         indexes = [
             # Pages, ranks and counts of a deal: ties in player order, as in Redis.
-            # `listed` is carried in the index (PostgreSQL), so the leaderboards'
-            # reads, which skip results off the boards, stay index-only.
+            # The index covers what a leaderboard row shows and `listed` (PostgreSQL),
+            # so a page and a count within a bucket are index-only scans.
             models.Index(
                 fields=["daily_deal", "-rank_key", "-player"],
-                name="result_deal_rank_idx",
-                include=["listed"],
+                name="result_deal_rank_cover_idx",
+                include=["listed", "won", "score", "elapsed_ms", "move_count"],
             ),
             models.Index(fields=["variant", "finished_at"], name="result_variant_finished_idx"),
         ]
@@ -114,6 +114,31 @@ class Result(models.Model):
         """The game's hints (Game.hints_used), which the ranking reads: a result that
         used a hint ranks after every result without hints (leaderboards/ranking.py)."""
         return self.game.hints_used
+
+
+class ScoreCount(models.Model):
+    """A deal's histogram of scores: how many listed results fall in each bucket of
+    rank keys (the leading figures of its rule up to the score: RankingRule.bucket).
+
+    Derived from the results, so a rank from the database is the counts of the
+    buckets above plus the results above within its own bucket, instead of a count
+    of every better result. Kept exact by the services that write results
+    (leaderboards.services.score_count_add) and rebuilt from the results by
+    `score_counts_rebuild`."""
+
+    daily_deal = models.ForeignKey(DailyDeal, on_delete=models.CASCADE, related_name="+")
+    bucket = models.BigIntegerField()
+    count = models.PositiveIntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["daily_deal", "bucket"], name="one_score_count_per_deal_and_bucket"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"deal {self.daily_deal_id}, bucket {self.bucket}: {self.count}"
 
 
 class PeriodBest(models.Model):

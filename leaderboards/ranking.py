@@ -56,10 +56,26 @@ class RankingRule:
     name: str
     description: str
     keys: tuple[SortKey, ...]
+    bucket_keys: int
+    """How many of the leading keys make a result's bucket in the deal's histogram of
+    scores (leaderboards.models.ScoreCount): the figures up to the score, so that a
+    board holds a few thousand buckets, not one per result."""
 
     def __post_init__(self) -> None:
         if sum(key.bits for key in self.keys) > MAX_KEY_BITS:
             raise ValueError(f"ranking {self.name} needs more than {MAX_KEY_BITS} bits")
+        if not 0 < self.bucket_keys <= len(self.keys):
+            raise ValueError(f"ranking {self.name}: bucket_keys out of its keys")
+
+    @property
+    def bucket_shift(self) -> int:
+        """The bits of the figures after the bucket's: bucket = rank key >> shift."""
+        return sum(key.bits for key in self.keys[self.bucket_keys :])
+
+    def bucket(self, rank_key: int) -> int:
+        """The bucket of a rank key: a higher bucket holds only better keys, and every
+        key of a bucket lies in [bucket << shift, (bucket + 1) << shift)."""
+        return rank_key >> self.bucket_shift
 
     def rank_key(self, result: RankedFigures) -> int:
         value = 0
@@ -81,6 +97,7 @@ RANKING_RULES: dict[str, RankingRule] = {
                 SortKey("elapsed_seconds", False, 22),
                 SortKey("move_count", False, 14),
             ),
+            bucket_keys=3,
         ),
         RankingRule(
             "score_time",
@@ -90,6 +107,7 @@ RANKING_RULES: dict[str, RankingRule] = {
                 SortKey("score", True, 26, lowest=-(1 << 25)),
                 SortKey("elapsed_seconds", False, 22),
             ),
+            bucket_keys=2,
         ),
     )
 }

@@ -10,7 +10,8 @@ from uuid import UUID
 
 from django.contrib.auth.models import User
 from django.core.paginator import Page, Paginator
-from django.db.models import CharField, Exists, OuterRef, QuerySet
+from django.db import connection
+from django.db.models import CharField, Exists, OuterRef, QuerySet, Sum
 from django.db.models.functions import Cast
 
 from games.engine import EngineError, get_variant, shuffled_deck
@@ -18,8 +19,9 @@ from games.models import Game
 from games.specs import TEMPLATE_PARTS, game_spec
 from leaderboards import redis_ranks
 from leaderboards.certification import difficulty_word
-from leaderboards.models import DailyDeal, PeriodBest, Result
+from leaderboards.models import DailyDeal, PeriodBest, Result, ScoreCount
 from leaderboards.periods import period_start
+from leaderboards.ranking import RANKING_RULES, RankingRule
 
 PAGE_SIZE = 50
 
@@ -121,30 +123,76 @@ def _entries(results: QuerySet[Result]) -> list[redis_ranks.RankedRow]:
     ]
 
 
-# A rank is the results strictly better, plus one. Counting them on the deal's
-# rank index costs one index entry each, so the smaller side is counted: both
-# sides are first probed up to RANK_PROBE entries (a top or bottom rank ends
-# there), and only a rank in the middle counts up to half the board.
+def ranking_rule_for(variant: str) -> RankingRule:
+    """The ranking rule of a game's leaderboards (its spec names it: games.specs)."""
+    spec = game_spec(variant)
+    if spec is None:
+        raise ValueError(f"The site offers no game {variant!r}")
+    return RANKING_RULES[spec.ranking]
+
+
+def _total(deal: DailyDeal) -> int:
+    """The deal's listed results: the sum of its histogram of scores (a few thousand
+    rows at most) instead of a count of every result."""
+    counts = ScoreCount.objects.filter(daily_deal=deal).aggregate(total=Sum("count"))
+    return int(counts["total"] or 0)
+
+
+# Within its own bucket a rank counts the results above it; a bucket with more
+# than twice this many results is probed from both ends first, so a rank near
+# either end of a large bucket (many results on one score) ends there.
 RANK_PROBE = 10_000
 
+_BETTER_SQL = """
+SELECT
+  (SELECT COALESCE(SUM("count"), 0) FROM {counts}
+    WHERE daily_deal_id = %(deal)s AND bucket > %(bucket)s),
+  (SELECT COALESCE(SUM("count"), 0) FROM {counts}
+    WHERE daily_deal_id = %(deal)s AND bucket = %(bucket)s),
+  (SELECT COUNT(*) FROM (
+    SELECT 1 FROM {results} WHERE daily_deal_id = %(deal)s AND listed = %(listed)s
+      AND rank_key > %(key)s AND rank_key < %(high)s LIMIT %(probe)s) AS above),
+  (SELECT COUNT(*) FROM (
+    SELECT 1 FROM {results} WHERE daily_deal_id = %(deal)s AND listed = %(listed)s
+      AND rank_key <= %(key)s AND rank_key >= %(low)s LIMIT %(probe)s) AS at_or_below)
+"""
 
-def _count_better(deal: DailyDeal, rank_key: int, total: int | None = None) -> int:
-    """Results of the deal strictly better than `rank_key` (`total`: the deal's
-    results, if the caller has counted them)."""
-    results = Result.objects.listed().filter(daily_deal=deal).values("rank_key")
-    above = results.filter(rank_key__gt=rank_key)
-    at_or_below = results.filter(rank_key__lte=rank_key)
-    probed = above[:RANK_PROBE].count()
-    if probed < RANK_PROBE:
-        return probed
-    below = at_or_below[:RANK_PROBE].count()
-    if total is None:
-        total = results.count()
-    if below < RANK_PROBE:
-        return max(0, total - below)
-    half = total // 2
-    counted = above[: half + 1].count()
-    return counted if counted <= half else max(0, total - at_or_below.count())
+_BETTER_FULL_SQL = """
+SELECT
+  (SELECT COALESCE(SUM("count"), 0) FROM {counts}
+    WHERE daily_deal_id = %(deal)s AND bucket > %(bucket)s)
+  + (SELECT COUNT(*) FROM {results} WHERE daily_deal_id = %(deal)s AND listed = %(listed)s
+      AND rank_key > %(key)s AND rank_key < %(high)s)
+"""
+
+
+def _count_better(deal: DailyDeal, rank_key: int) -> int:
+    """Results of the deal strictly better than `rank_key`: the histogram's counts of
+    the better buckets, plus the results above it within its own bucket, counted on
+    the rank index. Each answer comes from one statement (one snapshot), so it is
+    exact at that moment, and counts the results of one score, not of the board."""
+    rule = ranking_rule_for(deal.variant)
+    bucket = rule.bucket(rank_key)
+    params = {
+        "deal": deal.id,
+        "bucket": bucket,
+        "listed": True,
+        "key": rank_key,
+        "low": bucket << rule.bucket_shift,
+        "high": (bucket + 1) << rule.bucket_shift,
+        "probe": RANK_PROBE + 1,
+    }
+    tables = {"counts": ScoreCount._meta.db_table, "results": Result._meta.db_table}
+    with connection.cursor() as cursor:
+        cursor.execute(_BETTER_SQL.format(**tables), params)
+        better_buckets, in_bucket, above, at_or_below = cursor.fetchone()
+        if above <= RANK_PROBE:
+            return int(better_buckets + above)
+        if at_or_below <= RANK_PROBE:
+            return int(better_buckets + in_bucket - at_or_below)
+        # In the middle of a bucket larger than 2 * RANK_PROBE: count its upper part.
+        cursor.execute(_BETTER_FULL_SQL.format(**tables), params)
+        return int(cursor.fetchone()[0])
 
 
 def _page_entries(
@@ -161,18 +209,18 @@ def _page_entries(
 
 def _from_database(deal: DailyDeal, page: int, viewer: User | None) -> LeaderboardPage:
     results = Result.objects.listed().filter(daily_deal=deal)
-    total = results.count()
+    total = _total(deal)
     number, num_pages = _page_number(page, total)
     offset = (number - 1) * PAGE_SIZE
     entries = _page_entries(results, offset, PAGE_SIZE, total)
     # Nothing ranks above the first page; a later one may begin inside a tie.
-    first_rank = _count_better(deal, entries[0].rank_key, total) + 1 if entries and offset else 1
+    first_rank = _count_better(deal, entries[0].rank_key) + 1 if entries and offset else 1
     rows = _ranked_rows(entries, offset, first_rank, viewer)
     viewer_row = next((row for row in rows if row.is_viewer), None)
     if viewer is not None and viewer_row is None:
         mine = _entries(results.filter(player=viewer))
         if mine:
-            viewer_row = _entry_row(mine[0], _count_better(deal, mine[0].rank_key, total) + 1, True)
+            viewer_row = _entry_row(mine[0], _count_better(deal, mine[0].rank_key) + 1, True)
     return LeaderboardPage(rows, number, num_pages, total, viewer_row, "database")
 
 

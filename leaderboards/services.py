@@ -14,20 +14,20 @@ from uuid import UUID
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import connection, transaction
-from django.db.models import Count, Max, QuerySet
+from django.db.models import Count, F, Max, QuerySet, Sum
 from django.utils import timezone
 
 from games.engine import get_variant, new_seed
 from games.models import Game
 from games.selectors import game_active_on_track
 from games.services import game_start
-from games.specs import daily_game_specs, game_spec
+from games.specs import daily_game_specs
 from games.tracks import Track
 from leaderboards import redis_ranks
-from leaderboards.models import DailyDeal, PeriodBest, Result
+from leaderboards.models import DailyDeal, PeriodBest, Result, ScoreCount
 from leaderboards.periods import period_start
-from leaderboards.ranking import RANKING_RULES, RankingRule
 from leaderboards.selectors import daily_deal_get
+from leaderboards.selectors import ranking_rule_for as ranking_rule_for  # reviews use it here
 from leaderboards.tasks import (
     daily_deal_certify_task,
     leaderboard_rebuild_task,
@@ -42,13 +42,6 @@ PERIOD_TABLE_MAX_AGE = timedelta(minutes=5)
 def daily_deal_games() -> list[str]:
     """The games that get a daily deal (games.specs)."""
     return [spec.key for spec in daily_game_specs()]
-
-
-def ranking_rule_for(variant: str) -> RankingRule:
-    spec = game_spec(variant)
-    if spec is None:
-        raise ValueError(f"The site offers no game {variant!r}")
-    return RANKING_RULES[spec.ranking]
 
 
 def daily_deals_ensure(*, day: date) -> list[DailyDeal]:
@@ -160,6 +153,7 @@ def result_record(*, game: Game) -> Result | None:
     )
     result.rank_key = ranking_rule_for(game.variant).rank_key(result)
     result.save()
+    score_count_add(deal_id=result.daily_deal_id, rank_key=result.rank_key, delta=1)
     transaction.on_commit(lambda: _enqueue_publish(result.id))
     return result
 
@@ -217,7 +211,10 @@ def result_listing_set(*, game_id: UUID, listed: bool) -> bool:
     results = Result.objects.filter(game_id=game_id)
     if not results.exclude(listed=listed).update(listed=listed):
         return False
-    deal_id, player_id = results.values_list("daily_deal_id", "player_id").get()
+    deal_id, player_id, rank_key = results.values_list(
+        "daily_deal_id", "player_id", "rank_key"
+    ).get()
+    score_count_add(deal_id=deal_id, rank_key=rank_key, delta=1 if listed else -1)
     transaction.on_commit(
         partial(_listing_changed, deal_id=deal_id, player_id=player_id, listed=listed)
     )
@@ -240,6 +237,109 @@ def _listing_changed(*, deal_id: int, player_id: int, listed: bool) -> None:
         logger.warning("ranks of deal %s not rebuilt; the sync will", deal_id)
 
 
+def _lock_score_counts(*, deal_id: int, shared: bool) -> None:
+    """On PostgreSQL, writers of results share the deal's lock and a rebuild of its
+    histogram holds it alone: a rebuild waits for the results being written to
+    commit, and counts them, and those written after it wait and add themselves.
+    SQLite writes one transaction at a time anyway."""
+    if connection.vendor == "postgresql":
+        sql = (
+            "SELECT pg_advisory_xact_lock_shared(hashtext(%s))"
+            if shared
+            else "SELECT pg_advisory_xact_lock(hashtext(%s))"
+        )
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [f"leaderboards.score_counts:{deal_id}"])
+
+
+_SCORE_COUNT_ADD_SQL = """
+INSERT INTO {table} (daily_deal_id, bucket, "count") VALUES (%s, %s, %s)
+ON CONFLICT (daily_deal_id, bucket) DO UPDATE SET "count" = {table}."count" + excluded."count"
+"""
+
+
+def score_count_add(*, deal_id: int, rank_key: int, delta: int) -> None:
+    """One listed result more (delta 1) or fewer (-1) in its deal's histogram of
+    scores, inside the caller's transaction, so the histogram changes when the result
+    does (a rank read from the database counts it: selectors._count_better)."""
+    deal = DailyDeal.objects.only("variant").get(id=deal_id)
+    bucket = ranking_rule_for(deal.variant).bucket(rank_key)
+    _lock_score_counts(deal_id=deal_id, shared=True)
+    if delta > 0:
+        # One statement on both databases: two results of a new bucket at once
+        # meet on the unique constraint and both count.
+        with connection.cursor() as cursor:
+            cursor.execute(
+                _SCORE_COUNT_ADD_SQL.format(table=ScoreCount._meta.db_table),
+                [deal_id, bucket, delta],
+            )
+        return
+    counts = ScoreCount.objects.filter(daily_deal_id=deal_id, bucket=bucket)
+    counts.update(count=F("count") + delta)
+    # An empty bucket leaves the table, as a rebuild would not write it.
+    counts.filter(count=0).delete()
+
+
+def result_deleted(*, instance: Result, **kwargs: object) -> None:
+    """post_delete of a Result (leaderboards.apps): a result deleted with its player
+    or its game (a cascade, where no service of ours runs) leaves the histogram too."""
+    if instance.listed:
+        score_count_add(deal_id=instance.daily_deal_id, rank_key=instance.rank_key, delta=-1)
+
+
+def score_counts_rebuild(*, deal_id: int) -> int:
+    """Rebuild a deal's histogram of scores from its listed results (idempotent: it
+    replaces the deal's rows in one transaction); returns the results counted."""
+    deal = DailyDeal.objects.only("variant").get(id=deal_id)
+    shift = ranking_rule_for(deal.variant).bucket_shift
+    with transaction.atomic():
+        _lock_score_counts(deal_id=deal_id, shared=False)
+        ScoreCount.objects.filter(daily_deal_id=deal_id).delete()
+        counts = (
+            Result.objects.listed()
+            .filter(daily_deal_id=deal_id)
+            .annotate(bucket=F("rank_key") / (1 << shift))
+            .values_list("bucket")
+            .annotate(n=Count("id"))
+            .values_list("bucket", "n")
+            .order_by()
+        )
+        rows = [ScoreCount(daily_deal_id=deal_id, bucket=b, count=n) for b, n in counts]
+        ScoreCount.objects.bulk_create(rows, batch_size=5_000)
+    return sum(row.count for row in rows)
+
+
+def score_counts_sync(*, since: date) -> list[int]:
+    """Rebuild the histogram of every deal since `since` whose counts do not add up to
+    its listed results (a result written or deleted by raw SQL, or before the
+    histograms existed). Returns the deals rebuilt."""
+    deal_ids = list(DailyDeal.objects.filter(date__gte=since).values_list("id", flat=True))
+    expected = _listed_counts(deal_ids)
+    held = dict(
+        ScoreCount.objects.filter(daily_deal_id__in=deal_ids)
+        .values_list("daily_deal_id")
+        .annotate(n=Sum("count"))
+        .values_list("daily_deal_id", "n")
+        .order_by()
+    )
+    rebuilt = [deal_id for deal_id in deal_ids if held.get(deal_id, 0) != expected.get(deal_id, 0)]
+    for deal_id in rebuilt:
+        score_counts_rebuild(deal_id=deal_id)
+    return rebuilt
+
+
+def _listed_counts(deal_ids: list[int]) -> dict[int, int]:
+    """The listed results of each of these deals (those with any), in one query."""
+    return dict(
+        Result.objects.listed()
+        .filter(daily_deal_id__in=deal_ids)
+        .values_list("daily_deal_id")
+        .annotate(n=Count("id"))
+        .values_list("daily_deal_id", "n")
+        .order_by()
+    )
+
+
 def leaderboard_rebuild(*, deal_id: int) -> int:
     """Rebuild a deal's live ranks from the database; returns the results ranked."""
     if not redis_ranks.enabled():
@@ -256,14 +356,7 @@ def leaderboards_sync(*, since: date) -> list[int]:
     deal_ids = list(DailyDeal.objects.filter(date__gte=since).values_list("id", flat=True))
     if not deal_ids:
         return []
-    expected = dict(
-        Result.objects.listed()
-        .filter(daily_deal_id__in=deal_ids)
-        .values_list("daily_deal_id")
-        .annotate(n=Count("id"))
-        .values_list("daily_deal_id", "n")
-        .order_by()
-    )
+    expected = _listed_counts(deal_ids)
     held = redis_ranks.sizes(deal_ids)
     rebuilt = []
     for deal_id in deal_ids:

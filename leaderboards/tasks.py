@@ -122,6 +122,34 @@ def leaderboards_sync_task(days: int = 8) -> list[int]:
 
 
 @shared_task(
+    name="leaderboards.tasks.score_counts_rebuild_task",
+    acks_late=True,
+    soft_time_limit=120,
+    time_limit=150,
+)
+def score_counts_rebuild_task(deal_id: int) -> int:
+    """Rebuild one deal's histogram of scores from its results (by hand, after rows
+    were written by raw SQL); running it twice gives the same rows."""
+    from leaderboards import services
+
+    return services.score_counts_rebuild(deal_id=deal_id)
+
+
+@shared_task(
+    name="leaderboards.tasks.score_counts_sync_task",
+    acks_late=True,
+    soft_time_limit=240,
+    time_limit=300,
+)
+def score_counts_sync_task(days: int = 8) -> list[int]:
+    """Every 10 minutes: the safety net of the histograms the services keep exact,
+    for the deals of the last `days` days whose counts do not add up."""
+    from leaderboards import services
+
+    return services.score_counts_sync(since=today_utc() - timedelta(days=days))
+
+
+@shared_task(
     name="leaderboards.tasks.period_rankings_compute_task",
     acks_late=True,
     soft_time_limit=240,

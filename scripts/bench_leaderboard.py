@@ -4,10 +4,12 @@
     REDIS_URL=redis://127.0.0.1:6379/0 \\
     .venv/bin/python scripts/bench_leaderboard.py [--results 1000000] [--samples 1000] [--keep]
 
-Creates a throwaway database (`arena_bench` on the server of DATABASE_URL, dropped at
-the end unless --keep), fills it with one daily deal and its players, ranked games and
-results, runs VACUUM ANALYZE, then times what the leaderboard pages do, through the
-real selector and service functions:
+Creates a throwaway database of its own on the server of DATABASE_URL, named
+`arena_bench_lb_<random>` (it refuses to run if that name exists, and at the end drops
+only the database it created, unless --keep), fills it with one daily deal and its
+players, ranked games and results, rebuilds the deal's histogram of scores, runs VACUUM
+ANALYZE, then times what the leaderboard pages do, through the real selector and
+service functions:
 
 - a top-100 page: the rows and the first row's rank, from PostgreSQL (the
   database path) and from Redis (the live ranks);
@@ -15,12 +17,14 @@ real selector and service functions:
   --samples players, from both;
 - the full rebuild of the deal's live ranks from PostgreSQL into Redis.
 
-Redis keys go under the prefix `arena-bench:lb` and are deleted at the end. Not a test.
+Redis keys go under a prefix of the run, `arena-bench-<random>:lb`, deleted at the end.
+`--reuse NAME` measures a database an earlier `--keep` left (and never drops it). Not a test.
 """
 
 import argparse
 import os
 import random
+import secrets
 import sys
 import time
 import uuid
@@ -33,8 +37,11 @@ from urllib.parse import urlsplit, urlunsplit
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-BENCH_DATABASE = "arena_bench"
-KEY_PREFIX = "arena-bench:lb"
+# A database and a Redis prefix of this run's own, so that the benchmark never drops
+# or empties anything that another run (or anyone) made.
+RUN = secrets.token_hex(4)
+DATABASE_PREFIX = "arena_bench_lb_"
+KEY_PREFIX = f"arena-bench-{RUN}:lb"
 VARIANT = "klondike"
 
 
@@ -48,19 +55,30 @@ def bench_url(database_url: str, name: str) -> str:
     return urlunsplit((parts.scheme, parts.netloc, f"/{name}", parts.query, parts.fragment))
 
 
-def recreate_database(database_url: str, name: str) -> None:
+def database_exists(database_url: str, name: str) -> bool:
     import psycopg
 
     with psycopg.connect(bench_url(database_url, "postgres"), autocommit=True) as admin:
-        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        found = admin.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name])
+        return found.fetchone() is not None
+
+
+def create_database(database_url: str, name: str) -> None:
+    """Create the run's database; refuse, touching nothing, if the name is taken."""
+    import psycopg
+
+    if database_exists(database_url, name):
+        refuse(f"database {name!r} exists already; it is not ours, so it is left alone")
+    with psycopg.connect(bench_url(database_url, "postgres"), autocommit=True) as admin:
         admin.execute(f'CREATE DATABASE "{name}"')
 
 
 def drop_database(database_url: str, name: str) -> None:
+    """Drop the database this run created (create_database), and no other."""
     import psycopg
 
     with psycopg.connect(bench_url(database_url, "postgres"), autocommit=True) as admin:
-        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        admin.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
 
 
 def timed(function: Callable[[], Any], repeat: int) -> list[float]:
@@ -102,12 +120,13 @@ def _copy_columns(model: Any, values: dict[str, Any]) -> tuple[list[str], list[A
 
 def fill(total: int, seed: int) -> tuple[Any, float]:
     """One deal and `total` players, each with a ranked game and its result."""
+    from django.contrib.auth.models import User
     from django.db import connection
 
     from games.engine import get_variant, new_seed
     from games.models import Game
     from leaderboards import services
-    from leaderboards.models import DailyDeal, Result
+    from leaderboards.models import DailyDeal, Result, ScoreCount
 
     started = time.perf_counter()
     today = datetime.now(UTC).date()
@@ -219,9 +238,16 @@ def fill(total: int, seed: int) -> tuple[Any, float]:
                 )
     print(f"  results:  {time.perf_counter() - cursor_started:7.1f} s", flush=True)
 
+    # COPY wrote no histogram: the deal's is rebuilt from its results, as the task does.
+    histogram_started = time.perf_counter()
+    counted = services.score_counts_rebuild(deal_id=deal.id)
+    assert counted == total, (counted, total)
+    print(f"  histogram: {time.perf_counter() - histogram_started:6.1f} s", flush=True)
+
     vacuum_started = time.perf_counter()
     with connection.cursor() as cursor:
-        for table in ("auth_user", Game._meta.db_table, Result._meta.db_table):
+        for model in (User, Game, Result, ScoreCount):
+            table = model._meta.db_table
             cursor.execute(f"VACUUM ANALYZE {table}")
     print(f"  vacuum:   {time.perf_counter() - vacuum_started:7.1f} s", flush=True)
     return deal, time.perf_counter() - started
@@ -233,8 +259,9 @@ def measure(deal: Any, samples: int, repeat: int, seed: int) -> list[tuple[str, 
     from leaderboards import redis_ranks, selectors, services
     from leaderboards.models import Result
 
-    results = Result.objects.filter(daily_deal=deal)
+    results = Result.objects.listed().filter(daily_deal=deal)
     total = results.count()
+    assert selectors._total(deal) == total
     chooser = random.Random(seed)
     # Players near the bottom of the board: among the worst 1%.
     bottom = list(
@@ -256,7 +283,7 @@ def measure(deal: Any, samples: int, repeat: int, seed: int) -> list[tuple[str, 
     def pg_page(offset: int) -> Callable[[], None]:
         def read() -> None:
             entries = selectors._page_entries(results, offset, 100, total)
-            selectors._count_better(deal, entries[0].rank_key, total)
+            selectors._count_better(deal, entries[0].rank_key)
 
         return read
 
@@ -270,7 +297,7 @@ def measure(deal: Any, samples: int, repeat: int, seed: int) -> list[tuple[str, 
     rank_times = []
     for viewer in sampled:
         started = time.perf_counter()
-        selectors._rank_from_database(deal, viewer)
+        selectors._ranks_from_database([deal], viewer)
         rank_times.append((time.perf_counter() - started) * 1000)
     line("PostgreSQL rank of a player near the bottom (ms)", rank_times, "< 100 ms")
 
@@ -301,8 +328,12 @@ def measure(deal: Any, samples: int, repeat: int, seed: int) -> list[tuple[str, 
     rows.append(("Full Redis rebuild from PostgreSQL", figure, "< 60 s"))
     print(f"  {'Full Redis rebuild from PostgreSQL':<46} {figure}   (aim < 60 s)", flush=True)
 
-    # Check the two paths agree on the sampled ranks.
-    for viewer in sampled[:50]:
+    # Check the two paths, and a plain count, agree on sampled ranks, near the
+    # bottom and anywhere on the board.
+    anywhere = chooser.sample(range(total), 20)
+    others = results.order_by("-rank_key", "-player_id").values_list("player_id", flat=True)
+    checked = sampled[:30] + [User(pk=others[place]) for place in anywhere]
+    for viewer in checked:
         from_redis = redis_ranks.rank_of(deal.id, viewer.pk)
         key = results.filter(player=viewer).values_list("rank_key", flat=True).get()
         assert from_redis is not None
@@ -319,7 +350,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=20_260_301)
     parser.add_argument("--keep", action="store_true", help="keep the database and Redis keys")
     parser.add_argument(
-        "--reuse", action="store_true", help="measure a database kept by an earlier --keep"
+        "--reuse",
+        metavar="NAME",
+        help=f"measure a database {DATABASE_PREFIX}... kept by an earlier --keep (never dropped)",
     )
     arguments = parser.parse_args()
 
@@ -330,14 +363,19 @@ def main() -> None:
             "needs both DATABASE_URL (PostgreSQL) and REDIS_URL, e.g.\n"
             "  DATABASE_URL=postgres://postgres@127.0.0.1:5432/arena "
             "REDIS_URL=redis://127.0.0.1:6379/0 .venv/bin/python scripts/bench_leaderboard.py\n"
-            f"It creates (and then drops) its own database {BENCH_DATABASE!r} on that server."
+            f"It creates (and then drops) its own database {DATABASE_PREFIX}<random> there."
         )
     if urlsplit(database_url).scheme not in {"postgres", "postgresql", "pgsql"}:
         refuse("DATABASE_URL must point at PostgreSQL: the benchmark measures PostgreSQL")
 
-    if not arguments.reuse:
-        recreate_database(database_url, BENCH_DATABASE)
-    os.environ["DATABASE_URL"] = bench_url(database_url, BENCH_DATABASE)
+    if arguments.reuse:
+        name = arguments.reuse
+        if not name.startswith(DATABASE_PREFIX) or not database_exists(database_url, name):
+            refuse(f"--reuse takes the name of a kept database {DATABASE_PREFIX}...")
+    else:
+        name = f"{DATABASE_PREFIX}{RUN}"
+        create_database(database_url, name)
+    os.environ["DATABASE_URL"] = bench_url(database_url, name)
     os.environ["LEADERBOARD_KEY_PREFIX"] = KEY_PREFIX
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
     os.environ.setdefault("LOG_LEVEL", "WARNING")
@@ -361,20 +399,23 @@ def main() -> None:
             fill_seconds = 0.0
         else:
             call_command("migrate", verbosity=0)
-            print(f"Filling {arguments.results:,} results into {BENCH_DATABASE} ...", flush=True)
+            print(f"Filling {arguments.results:,} results into {name} ...", flush=True)
             deal, fill_seconds = fill(arguments.results, arguments.seed)
             print(f"  total:    {fill_seconds:7.1f} s", flush=True)
         print("Measuring ...", flush=True)
         rows = measure(deal, arguments.samples, arguments.repeat, arguments.seed)
     finally:
-        if not arguments.keep:
+        if arguments.keep:
+            print(f"Kept database {name} and Redis keys {KEY_PREFIX}:*", flush=True)
+        else:
             connection_client = redis_ranks.client()
             for key in connection_client.scan_iter(f"{KEY_PREFIX}:*"):
                 connection_client.unlink(key)
-            from django.db import connections
+            if not arguments.reuse:
+                from django.db import connections
 
-            connections.close_all()
-            drop_database(database_url, BENCH_DATABASE)
+                connections.close_all()
+                drop_database(database_url, name)
 
     print()
     print(f"{arguments.results:,} results of one daily deal; {arguments.samples:,} rank samples")

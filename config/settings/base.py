@@ -348,6 +348,10 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "task": "leaderboards.tasks.leaderboards_sync_task",
         "schedule": 60.0,
     },
+    "score-counts-sync": {
+        "task": "leaderboards.tasks.score_counts_sync_task",
+        "schedule": 600.0,
+    },
     "period-rankings": {
         "task": "leaderboards.tasks.period_rankings_compute_task",
         "schedule": 300.0,

@@ -87,7 +87,8 @@ def insert_results(
     players: list[User] | None = None,
 ) -> list[Result]:
     """Players, finished ranked games and their results, written in bulk (as many
-    as a test needs) with the rank key the deal's rule gives."""
+    as a test needs) with the rank key the deal's rule gives, and the deal's
+    histogram of scores rebuilt (a bulk write bypasses `result_record`)."""
     if players is None:
         players = User.objects.bulk_create(
             [User(username=f"{prefix}{index:04d}") for index in range(len(figures))]
@@ -132,4 +133,6 @@ def insert_results(
         )
         result.rank_key = rule.rank_key(result)
         results.append(result)
-    return Result.objects.bulk_create(results)
+    created = Result.objects.bulk_create(results)
+    services.score_counts_rebuild(deal_id=deal.id)
+    return created

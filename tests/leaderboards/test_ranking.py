@@ -38,7 +38,7 @@ def test_keys_fit_a_double_exactly():
 
 def test_a_rule_that_needs_too_many_bits_is_refused():
     with pytest.raises(ValueError, match="more than 53 bits"):
-        RankingRule("huge", "", (SortKey("score", True, 40), SortKey("move_count", False, 14)))
+        RankingRule("huge", "", (SortKey("score", True, 40), SortKey("move_count", False, 14)), 1)
 
 
 class TestWonScoreTimeMoves:
