@@ -115,6 +115,11 @@ pile can do is worked out once; the memo is emptied when it grows past this size
 450 bytes an entry; a search over 8,422 positions met 317 distinct piles)."""
 
 
+def clear_caches() -> None:
+    """Forget the piles worked out so far (benchmarks start cold)."""
+    _PILE_INFO.clear()
+
+
 def _pile_info(pile: str) -> PileInfo:
     info = _PILE_INFO.get(pile)
     if info is not None:
