@@ -153,7 +153,9 @@ def result_record(*, game: Game) -> Result | None:
     )
     result.rank_key = ranking_rule_for(game.variant).rank_key(result)
     result.save()
-    score_count_add(deal_id=result.daily_deal_id, rank_key=result.rank_key, delta=1)
+    score_count_add(
+        deal_id=result.daily_deal_id, variant=result.variant, rank_key=result.rank_key, delta=1
+    )
     transaction.on_commit(lambda: _enqueue_publish(result.id))
     return result
 
@@ -211,10 +213,10 @@ def result_listing_set(*, game_id: UUID, listed: bool) -> bool:
     results = Result.objects.filter(game_id=game_id)
     if not results.exclude(listed=listed).update(listed=listed):
         return False
-    deal_id, player_id, rank_key = results.values_list(
-        "daily_deal_id", "player_id", "rank_key"
+    deal_id, player_id, variant, rank_key = results.values_list(
+        "daily_deal_id", "player_id", "variant", "rank_key"
     ).get()
-    score_count_add(deal_id=deal_id, rank_key=rank_key, delta=1 if listed else -1)
+    score_count_add(deal_id=deal_id, variant=variant, rank_key=rank_key, delta=1 if listed else -1)
     transaction.on_commit(
         partial(_listing_changed, deal_id=deal_id, player_id=player_id, listed=listed)
     )
@@ -249,31 +251,41 @@ def _lock_score_counts(*, deal_id: int, shared: bool) -> None:
             else "SELECT pg_advisory_xact_lock(hashtext(%s))"
         )
         with connection.cursor() as cursor:
-            cursor.execute(sql, [f"leaderboards.score_counts:{deal_id}"])
+            cursor.execute(sql, [_lock_name(deal_id)])
 
 
-_SCORE_COUNT_ADD_SQL = """
-INSERT INTO {table} (daily_deal_id, bucket, "count") VALUES (%s, %s, %s)
+_SCORE_COUNT_ADD_SQL = """INSERT INTO {table} (daily_deal_id, bucket, "count") VALUES (%s, %s, %s)
+ON CONFLICT (daily_deal_id, bucket) DO UPDATE SET "count" = {table}."count" + excluded."count"
+"""
+# On PostgreSQL the same upsert takes the deal's shared lock first (_lock_score_counts),
+# in the same statement: a finished game pays one statement for its histogram.
+_SCORE_COUNT_ADD_LOCKED_SQL = """WITH locked AS (SELECT pg_advisory_xact_lock_shared(hashtext(%s)))
+INSERT INTO {table} (daily_deal_id, bucket, "count") SELECT %s, %s, %s FROM locked
 ON CONFLICT (daily_deal_id, bucket) DO UPDATE SET "count" = {table}."count" + excluded."count"
 """
 
 
-def score_count_add(*, deal_id: int, rank_key: int, delta: int) -> None:
+def _lock_name(deal_id: int) -> str:
+    return f"leaderboards.score_counts:{deal_id}"
+
+
+def score_count_add(*, deal_id: int, variant: str, rank_key: int, delta: int) -> None:
     """One listed result more (delta 1) or fewer (-1) in its deal's histogram of
     scores, inside the caller's transaction, so the histogram changes when the result
     does (a rank read from the database counts it: selectors._count_better)."""
-    deal = DailyDeal.objects.only("variant").get(id=deal_id)
-    bucket = ranking_rule_for(deal.variant).bucket(rank_key)
-    _lock_score_counts(deal_id=deal_id, shared=True)
+    bucket = ranking_rule_for(variant).bucket(rank_key)
+    table = ScoreCount._meta.db_table
     if delta > 0:
-        # One statement on both databases: two results of a new bucket at once
-        # meet on the unique constraint and both count.
+        # One statement: two results of a new bucket at once meet on the unique
+        # constraint and both count.
         with connection.cursor() as cursor:
-            cursor.execute(
-                _SCORE_COUNT_ADD_SQL.format(table=ScoreCount._meta.db_table),
-                [deal_id, bucket, delta],
-            )
+            if connection.vendor == "postgresql":
+                sql = _SCORE_COUNT_ADD_LOCKED_SQL.format(table=table)
+                cursor.execute(sql, [_lock_name(deal_id), deal_id, bucket, delta])
+            else:
+                cursor.execute(_SCORE_COUNT_ADD_SQL.format(table=table), [deal_id, bucket, delta])
         return
+    _lock_score_counts(deal_id=deal_id, shared=True)
     counts = ScoreCount.objects.filter(daily_deal_id=deal_id, bucket=bucket)
     counts.update(count=F("count") + delta)
     # An empty bucket leaves the table, as a rebuild would not write it.
@@ -284,7 +296,12 @@ def result_deleted(*, instance: Result, **kwargs: object) -> None:
     """post_delete of a Result (leaderboards.apps): a result deleted with its player
     or its game (a cascade, where no service of ours runs) leaves the histogram too."""
     if instance.listed:
-        score_count_add(deal_id=instance.daily_deal_id, rank_key=instance.rank_key, delta=-1)
+        score_count_add(
+            deal_id=instance.daily_deal_id,
+            variant=instance.variant,
+            rank_key=instance.rank_key,
+            delta=-1,
+        )
 
 
 def score_counts_rebuild(*, deal_id: int) -> int:

@@ -120,10 +120,11 @@ def test_finishing_a_ranked_daily_game_writes_its_result_in_the_same_transaction
     deal = next(d for d in daily_deals_ensure(day=today_utc()) if d.variant == "klondike")
     game = daily_deal_play(player=player, deal=deal)
     assert game.is_ranked
-    # + the result row (the close hook's INSERT), + the closed board's review label.
+    # + the result row (the close hook's INSERT), + its histogram bucket (one upsert),
+    # + the closed board's review label.
     with (
         django_capture_on_commit_callbacks() as after_commit,
-        django_assert_num_queries(SIGNED_IN + ACTION + 2) as captured,
+        django_assert_num_queries(SIGNED_IN + ACTION + 3) as captured,
     ):
         response = player_client.post(url("finish", game), {"revision": 0, "confirm": "on"}, **HX)
     assert response.status_code == 200
@@ -131,7 +132,8 @@ def test_finishing_a_ranked_daily_game_writes_its_result_in_the_same_transaction
     assert_one_locked_read_and_one_write(statements)
     insert = statements.index(next(q for q in statements if q.startswith("INSERT")))
     assert "leaderboards_result" in statements[insert]
-    assert statements[insert + 1].startswith("RELEASE SAVEPOINT")  # inside the transaction
+    assert "leaderboards_scorecount" in statements[insert + 1]  # the histogram's upsert
+    assert statements[insert + 2].startswith("RELEASE SAVEPOINT")  # inside the transaction
     assert len(after_commit) == 2  # the publish to the live ranks, the dispatch
 
 
