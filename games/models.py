@@ -127,6 +127,12 @@ class Game(models.Model):
     here, or read without its state): the action hooks compare the new state with it,
     so an action that changed nothing of theirs costs no query."""
 
+    stored_move_count: int | None = None
+    """How many moves the row's log held when this instance read it (None: not read):
+    an action appends its moves to the stored log (games.services.logs)."""
+    undo_pending: list[dict[str, Any]] | None = None
+    """Undo records logged while the stored ones were not read, for the UPDATE to append."""
+
     def __str__(self) -> str:
         return f"{self.variant} game {self.id} ({self.status})"
 
@@ -135,6 +141,8 @@ class Game(models.Model):
         game = super().from_db(db, field_names, values)
         if "state" in field_names:
             game.stored_state = game.state
+        if "move_log" in field_names:
+            game.stored_move_count = len(game.move_log)
         return game
 
     @property

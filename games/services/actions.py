@@ -23,6 +23,7 @@ from games.engine import EngineError, Move, Step, Variant, format_move, parse_mo
 from games.errors import GameClosed, MoveRefused, StaleAction
 from games.models import Game
 from games.services.closing import closing_status, game_close, game_save_action
+from games.services.logs import game_log_step
 from games.specs import game_spec
 from games.variants import game_variant
 
@@ -59,6 +60,7 @@ def game_act(
     player: User,
     revision: int,
     action: Callable[[Game, Variant[Any], datetime], ActionOutcome],
+    reads_undo_log: bool = False,
 ) -> ActionOutcome:
     """Run one action on the locked game row. A game whose clock has run out is
     closed first (and stays closed: that part commits) and the action refused."""
@@ -67,11 +69,11 @@ def game_act(
         # The player's preferences come with the locked read (one query): the move
         # needs the automatic-moves setting and the board the highlighting one. Only
         # the game's row is locked.
-        game = (
-            Game.objects.select_for_update(of=("self",))
-            .select_related("player__profile")
-            .get(id=game_id, player=player)
-        )
+        games = Game.objects.select_for_update(of=("self",)).select_related("player__profile")
+        if not reads_undo_log:
+            # Only an undo reads the undo records; the others' are appended to them.
+            games = games.defer("undo_log")
+        game = games.get(id=game_id, player=player)
         if not game.is_active:
             raise GameClosed(
                 f"This game is {game.get_status_display().lower()}: its result is final."
@@ -108,8 +110,7 @@ def _apply_moves(
 
     def log(step: Step[Any]) -> None:
         events.extend(step.events)
-        game.move_log.append(format_move(step.move))
-        game.undo_log.append(step.undo)
+        game_log_step(game, move=format_move(step.move), undo=step.undo)
 
     for move in moves:
         try:
@@ -225,7 +226,9 @@ def game_move_undo(*, game_id: UUID, player: User, revision: int) -> ActionOutco
         _save_state(game, variant, state, now=now)
         return ActionOutcome(game=game)
 
-    return game_act(game_id=game_id, player=player, revision=revision, action=undo)
+    return game_act(
+        game_id=game_id, player=player, revision=revision, action=undo, reads_undo_log=True
+    )
 
 
 def game_finish(*, game_id: UUID, player: User, revision: int) -> ActionOutcome:

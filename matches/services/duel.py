@@ -22,6 +22,7 @@ from games.models import Game
 from games.services import TIME_UP_MESSAGE
 from games.services.actions import game_state_record
 from games.services.closing import game_close, game_save_action
+from games.services.logs import game_log_step
 from games.variants import game_variant
 from matches.live import match_progress_push
 from matches.models import Match, Seat
@@ -75,8 +76,7 @@ def _play(
         step = variant.apply(variant.load(game.state), move)
     except EngineError as error:
         raise MoveRefused(str(error)) from error
-    game.move_log.append(format_move(step.move))
-    game.undo_log.append(step.undo)
+    game_log_step(game, move=format_move(step.move), undo=step.undo)
     game_state_record(game, variant, step.state, now=now)
     over = shared_board_rules(game).is_over(step.state)
     if over:
