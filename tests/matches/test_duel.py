@@ -28,20 +28,6 @@ pytestmark = pytest.mark.django_db
 DUEL = get_variant("steps_duel")
 
 
-@pytest.fixture
-def bob(make_user):
-    return make_user("bob")
-
-
-@pytest.fixture
-def duel(player, bob) -> Match:
-    """A Duel the player made and bob joined: it starts when bob sits down."""
-    match = services.match_create(player=player, mode="steps_duel")
-    services.match_join(player=bob, match_id=match.id)
-    match.refresh_from_db()
-    return match
-
-
 def board_of(match: Match) -> Game:
     return Game.objects.get(track=Game.Track.MATCH, track_ref=str(match.id))
 

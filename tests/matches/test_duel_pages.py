@@ -9,7 +9,6 @@ from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 
 from games.engine import card_name, format_move, full_deck, get_variant
@@ -17,6 +16,7 @@ from games.models import Game
 from matches import services
 from matches.models import Match
 from tests.games.helpers import leaked_cards
+from tests.matches.test_duel import board_of, client_of
 
 pytestmark = pytest.mark.django_db
 
@@ -114,24 +114,6 @@ def read(response) -> DuelPage:
     return reader.page
 
 
-@pytest.fixture
-def bob(make_user):
-    return make_user("bob")
-
-
-@pytest.fixture
-def duel(player, bob) -> Match:
-    """alice (seat 0, to move) made it, bob joined: it started."""
-    match = services.match_create(player=player, mode="steps_duel")
-    services.match_join(player=bob, match_id=match.id)
-    match.refresh_from_db()
-    return match
-
-
-def board_of(match: Match) -> Game:
-    return Game.objects.get(track=Game.Track.MATCH, track_ref=str(match.id))
-
-
 def legal_moves(match: Match) -> list:
     return DUEL.legal_moves(DUEL.load(board_of(match).state))
 
@@ -139,12 +121,6 @@ def legal_moves(match: Match) -> list:
 def stored(game: Game) -> tuple:
     game.refresh_from_db()
     return (game.state, game.move_log, game.revision, game.score)
-
-
-def client_of(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def duel_url(match: Match) -> str:
