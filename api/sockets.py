@@ -59,7 +59,8 @@ def socket_hello(*, match_id: UUID, player: User) -> Hello | None:
 
 
 def socket_match(*, match_id: UUID, player: User) -> dict[str, Any]:
-    """The match changed (it started, a seat left, it settled): as the player now sees it."""
+    """The match changed (it settled; a move on the Duel's shared board): as the player
+    now sees it."""
     return {"type": "match", **_match_and_game(match_id, player)}
 
 

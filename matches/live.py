@@ -4,9 +4,9 @@ What is pushed is built once, where the change happens, and every socket of the 
 forwards its own form of the same event: the web page's socket (matches.consumers)
 the HTML that htmx's WebSocket extension swaps in by its id (hx-swap-oob), the API's
 (api.consumers) JSON. Two events: a seat's public progress after each of its actions
-(the engine's public view: face-up cards only), and "the match changed" (it started,
-a seat left, it settled), after which each socket shows the match as its player may
-see it."""
+(the engine's public view: face-up cards only), and "the match changed" (it settled,
+or a move on the Duel's shared board), after which each socket shows the match as its
+player may see it."""
 
 import logging
 from typing import Any
