@@ -283,3 +283,19 @@ def test_when_the_match_settles_each_socket_is_sent_the_match_as_its_player_sees
             await communicator.disconnect()
 
     run(body)
+
+
+def test_before_the_start_there_is_no_game_and_an_action_is_refused(player, bob):
+    waiting = sprint(player, bob, start=False)
+    token = token_of(player)
+
+    async def body() -> None:
+        communicator, hello = await opened(waiting.id, token)
+        assert hello["game"] is None
+        assert hello["match"]["status"] == "open"
+        refusal = await ask(communicator, {"action": "move", "move": "draw", "revision": 0})
+        assert refusal["status"] == 409
+        assert [error["code"] for error in refusal["errors"]] == ["match_refused"]
+        await communicator.disconnect()
+
+    run(body)
