@@ -3,6 +3,8 @@ import os
 
 from celery import Celery
 
+import core.metrics  # noqa: F401  # connects the task metrics to Celery's signals
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
 
 app = Celery("arena")

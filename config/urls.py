@@ -19,5 +19,6 @@ urlpatterns = [
     path("", include("games.urls")),
     path("", include("leaderboards.urls")),
     path("", include("matches.urls")),
+    path("", include("core.urls")),
     path("admin/", admin.site.urls),
 ]
