@@ -13,16 +13,6 @@ def profile_for_user(*, user: AbstractBaseUser) -> Profile:
     return profile if profile is not None else Profile(user_id=user.pk)
 
 
-def profile_loaded_with(*, user: AbstractBaseUser) -> Profile:
-    """The profile a query already brought with the user (``select_related("...profile")``),
-    or the defaults (unsaved) for a user who never saved one: no query of its own."""
-    try:
-        profile: Profile = user.profile  # type: ignore[attr-defined]
-    except Profile.DoesNotExist:
-        return Profile(user_id=user.pk)
-    return profile
-
-
 def user_for_username(*, username: str) -> User:
     """The account with this username, matched exactly or else case-insensitively.
 

@@ -132,6 +132,10 @@ class Game(models.Model):
     an action appends its moves to the stored log (games.services.logs)."""
     undo_pending: list[dict[str, Any]] | None = None
     """Undo records logged while the stored ones were not read, for the UPDATE to append."""
+    player_auto_foundation: bool = False
+    player_highlight_moves: bool = False
+    """The player's automatic-moves and highlighting settings, as an action's locked read
+    brings them with the row (games.services.locked_read)."""
 
     def __str__(self) -> str:
         return f"{self.variant} game {self.id} ({self.status})"

@@ -57,7 +57,9 @@ class GameSpec:
         """The template of one part of the game (one of TEMPLATE_PARTS)."""
         if part not in TEMPLATE_PARTS:
             raise ValueError(f"A game has no {part!r} template; the parts are {TEMPLATE_PARTS}")
-        return f"{self.template_folder}/{part}.html"
+        # The board's parts are Jinja2 templates (jinja_templates/, games.rendering); the rules
+        # page is one of Django's.
+        return f"{self.template_folder}/{part}.{'html' if part == 'rules' else 'jinja'}"
 
     def options_form_for(self, data: Any = None) -> forms.Form | None:
         """The options form (bound when `data` is given), or None when the game has none."""

@@ -20,8 +20,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from accounts.models import Profile
-from accounts.selectors import profile_for_user, profile_loaded_with
+from accounts.selectors import profile_for_user
 from core import params
 from core.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from games import selectors, services
@@ -30,6 +29,7 @@ from games.errors import GameActionError, MoveRefused, StaleAction
 from games.forms import ActionForm, ConfirmForm, FinishForm, MoveForm, TapForm
 from games.models import Game
 from games.options import posted_options
+from games.rendering import board_html, board_urls, csrf_field
 from games.specs import GameSpec, game_keys, game_spec, game_specs
 from games.tracks import casual_track
 
@@ -179,17 +179,25 @@ def _render_board(
     confirm_new_deal: bool = False,
     events: tuple[str, ...] = (),
     status: int = 200,
-    profile: Profile | None = None,
+    highlight: bool | None = None,
     hint: dict[str, str | None] | None = None,
 ) -> HttpResponse:
-    """``profile`` is the player's, when a query already brought it; ``hint`` the move
-    a hint suggested for this board (text, source, destination)."""
-    highlight = _highlight_preference(request, game, profile)
+    """``highlight`` is the player's highlighting setting, when the action's read
+    brought it; ``hint`` the move a hint suggested for this board (text, source,
+    destination)."""
+    highlight = _highlight_preference(request, game, highlight)
+    board = selectors.game_board(game=game, selected=selected, highlight_preference=highlight)
     context = {
         "hint": hint,
         "hints_used": game.hints_used,
         "hint_ranked_note": game.is_ranked and game.track == Game.Track.DAILY,
-        "board": selectors.game_board(game=game, selected=selected, highlight_preference=highlight),
+        "board": board,
+        "urls": board_urls(
+            game_id=game.id,
+            variant=game.variant,
+            match_id=game.track_ref if game.track == Game.Track.MATCH else "",
+        ),
+        "csrf_field": csrf_field(request, full_page=not request.htmx),
         "error": error,
         "confirm_finish": confirm_finish,
         "confirm_restart": confirm_restart,
@@ -197,8 +205,10 @@ def _render_board(
         "removed_runs": _event_values(events, "run_removed:"),
         "cleared_spikes": _event_values(events, "spike_cleared:"),
     }
-    template = "games/game.html#board" if request.htmx else "games/game.html"
-    return render(request, template, context, status=status)
+    html = board_html(request=request, context=context)
+    if request.htmx:
+        return HttpResponse(html, status=status)
+    return render(request, "games/game.html", {"board": board, "board_html": html}, status=status)
 
 
 def _event_values(events: tuple[str, ...], prefix: str) -> list[str]:
@@ -206,13 +216,13 @@ def _event_values(events: tuple[str, ...], prefix: str) -> list[str]:
 
 
 def _highlight_preference(
-    request: AuthenticatedHttpRequest, game: Game, profile: Profile | None
+    request: AuthenticatedHttpRequest, game: Game, setting: bool | None
 ) -> bool:
     """Only boards that highlight playable cards read the player's setting."""
     spec = game_spec(game.variant)
     if spec is None or not spec.highlighting:
         return False
-    return (profile or profile_for_user(user=request.user)).highlight_moves
+    return setting if setting is not None else profile_for_user(user=request.user).highlight_moves
 
 
 def _run_action(
@@ -235,8 +245,12 @@ def _run_action(
         status = REFUSAL_STATUS.get(type(refusal), 409)
         return _refused(request, _own_game_or_404(request, game_id), refusal.message, status)
     if request.htmx:
-        profile = profile_loaded_with(user=outcome.game.player)
-        return _render_board(request, outcome.game, events=outcome.events, profile=profile)
+        return _render_board(
+            request,
+            outcome.game,
+            events=outcome.events,
+            highlight=outcome.game.player_highlight_moves,
+        )
     return redirect("games:detail", game_id=game_id)
 
 
@@ -323,8 +337,9 @@ def hint(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpResponse:
         return _refused(request, _own_game_or_404(request, game_id), refusal.message, status)
     shown = outcome.shown
     if request.htmx:
-        profile = profile_loaded_with(user=outcome.game.player)
-        return _render_board(request, outcome.game, hint=shown, profile=profile)
+        return _render_board(
+            request, outcome.game, hint=shown, highlight=outcome.game.player_highlight_moves
+        )
     token = signing.dumps(
         {"game": str(game_id), "revision": outcome.game.revision, **shown}, salt=HINT_SALT
     )

@@ -11,6 +11,7 @@ from django.views.decorators.http import require_GET, require_POST
 from core import params
 from core.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from games.engine import get_variant
+from games.rendering import board_part_html
 from leaderboards import selectors, services
 from leaderboards.models import DailyDeal, PeriodBest
 from leaderboards.periods import today_utc
@@ -107,6 +108,11 @@ def deal_par_replay(request: HtmxHttpRequest, day: str, variant: str) -> HttpRes
         "name": replay.board.variant_name,
         "replay": replay,
         "board": replay.board,
+        "board_html": board_part_html(
+            request=request,
+            template=replay.board.templates["board"],
+            context={"board": replay.board},
+        ),
         "certificate": selectors.deal_certificate(deal=deal, today=today_utc()),
     }
     return render(request, "leaderboards/par.html", context)

@@ -105,6 +105,14 @@ TEMPLATES = [
             ],
         },
     },
+    # The board, rendered on every move (config/jinja2.py): its templates are in
+    # jinja_templates/, where Django's engine does not look.
+    {
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "DIRS": [BASE_DIR / "jinja_templates"],
+        "APP_DIRS": False,
+        "OPTIONS": {"environment": "config.jinja2.environment"},
+    },
 ]
 
 DATABASES = {

@@ -17,12 +17,12 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
-from accounts.selectors import profile_loaded_with
 from games.clock import clock_deadline, clock_is_up, clock_tick
 from games.engine import EngineError, Move, Step, Variant, format_move, parse_move
 from games.errors import GameClosed, MoveRefused, StaleAction
 from games.models import Game
 from games.services.closing import closing_status, game_close, game_save_action
+from games.services.locked_read import game_locked_for_action
 from games.services.logs import game_log_step
 from games.specs import game_spec
 from games.variants import game_variant
@@ -67,13 +67,8 @@ def game_act(
     now = timezone.now()
     with transaction.atomic():
         # The player's preferences come with the locked read (one query): the move
-        # needs the automatic-moves setting and the board the highlighting one. Only
-        # the game's row is locked.
-        games = Game.objects.select_for_update(of=("self",)).select_related("player__profile")
-        if not reads_undo_log:
-            # Only an undo reads the undo records; the others' are appended to them.
-            games = games.defer("undo_log")
-        game = games.get(id=game_id, player=player)
+        # needs the automatic-moves setting and the board the highlighting one.
+        game = game_locked_for_action(game_id=game_id, player=player, reads_undo_log=reads_undo_log)
         if not game.is_active:
             raise GameClosed(
                 f"This game is {game.get_status_display().lower()}: its result is final."
@@ -119,7 +114,7 @@ def _apply_moves(
             raise MoveRefused(str(error)) from error
         state = step.state
         log(step)
-    if then_safe_moves and profile_loaded_with(user=game.player).auto_foundation:
+    if then_safe_moves and game.player_auto_foundation:
         for move in variant.safe_foundation_moves(state):
             step = variant.apply(state, move)
             state = step.state

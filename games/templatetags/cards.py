@@ -1,8 +1,10 @@
 """How a face-up card looks: the rank, a suit shape and an accessible name."""
 
 import json
+from functools import cache
 
 from django import template
+from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 
 from games.engine import card_name, is_red, rank_of, suit_of
@@ -22,8 +24,7 @@ _JSON_ATTRIBUTE_ESCAPES = {
 }
 
 
-@register.inclusion_tag("games/_card_face.html")
-def card_face(code: str) -> dict[str, str]:
+def card_face_context(code: str) -> dict[str, str]:
     rank = rank_of(code)
     suit = suit_of(code)
     return {
@@ -34,6 +35,18 @@ def card_face(code: str) -> dict[str, str]:
         "colour": "red" if is_red(code) else "black",
         "name": card_name(code),
     }
+
+
+@cache
+def card_face_html(code: str) -> SafeString:
+    """A card's face (games/_card_face.html), rendered once per card: a board shows
+    dozens of faces and each is the same markup every time."""
+    return render_to_string("games/_card_face.html", card_face_context(code))
+
+
+@register.simple_tag
+def card_face(code: str) -> SafeString:
+    return card_face_html(code)
 
 
 @register.filter

@@ -6,13 +6,11 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from django.template.loader import render_to_string
-
 from games.engine import card_name, full_deck, get_variant, rank_of, suit_of
 from games.engine.spike import is_exposed
 from games.models import Game
 from games.services import game_start
-from games.templatetags.cards import RANK_LABELS, SUIT_SYMBOLS, card_face
+from games.templatetags.cards import RANK_LABELS, SUIT_SYMBOLS, card_face_html
 from games.tracks import casual_track
 
 FIXTURES = Path(__file__).resolve().parent.parent / "engine" / "fixtures"
@@ -76,7 +74,7 @@ def _card_prints(card: str) -> tuple[tuple[str | None, re.Pattern[str]], ...]:
     without (None for the name, matched ignoring case), made once per card."""
     rank = RANK_LABELS.get(rank_of(card), rank_of(card))
     symbol = SUIT_SYMBOLS[suit_of(card)]
-    face = render_to_string("games/_card_face.html", card_face(card)).strip()
+    face = card_face_html(card).strip()
     return (
         (card, re.compile(rf"(?<![A-Za-z0-9]){re.escape(card)}(?![A-Za-z0-9])")),
         (None, re.compile(re.escape(card_name(card)), re.IGNORECASE)),

@@ -25,7 +25,8 @@ def test_every_engine_variant_is_a_game_or_deliberately_absent():
 @pytest.mark.parametrize("spec", game_specs(), ids=lambda spec: spec.key)
 @pytest.mark.parametrize("part", TEMPLATE_PARTS)
 def test_every_game_has_its_templates(spec: GameSpec, part: str):
-    assert get_template(spec.template(part)).origin.name.endswith(f"games/{spec.key}/{part}.html")
+    kind = "html" if part == "rules" else "jinja"
+    assert get_template(spec.template(part)).origin.name.endswith(f"games/{spec.key}/{part}.{kind}")
 
 
 @pytest.mark.parametrize("spec", game_specs(), ids=lambda spec: spec.key)

@@ -1,0 +1,61 @@
+"""The Jinja2 environment of the board's templates (jinja_templates/).
+
+The board is the page a player requests on every move, and Django's template
+language spent half of a move's time rendering it (docs/decisions.md, "The board's
+templates"): Jinja2 compiles the same markup to Python. The names below are the
+board's whole vocabulary, the Jinja2 counterparts of the `cards` and `reviews`
+template tags, so that both renderings of a card stay the same.
+"""
+
+from typing import Any
+
+from django.templatetags.static import static
+from django.urls import reverse
+from jinja2 import ChainableUndefined, Environment
+from markupsafe import Markup
+
+from games.templatetags.cards import (
+    card_face_html,
+    card_label,
+    clock,
+    json_attribute,
+    move_label,
+    suit_class,
+    suit_symbol,
+)
+from reviews.selectors import PLAYER_NOTES, review_label
+
+
+def url(name: str, *args: Any) -> str:
+    return reverse(name, args=args)
+
+
+def pluralize(count: int, suffix: str = "s") -> str:
+    return "" if count == 1 else suffix
+
+
+def review_note(label: str | None) -> str:
+    return PLAYER_NOTES.get(label or "", "")
+
+
+def environment(**options: Any) -> Environment:
+    # Like Django's templates, a missing name renders as nothing instead of failing:
+    # the board's parts are shared by views that pass different boards.
+    env = Environment(**{**options, "undefined": ChainableUndefined})
+    env.globals.update(
+        url=url,
+        static=static,
+        card_face=lambda code: Markup(card_face_html(code)),
+        move_label=move_label,
+        review_label=lambda game_id: review_label(game_id=game_id),
+    )
+    env.filters.update(
+        card_label=card_label,
+        clock=clock,
+        json_attribute=json_attribute,
+        suit_class=suit_class,
+        suit_symbol=suit_symbol,
+        pluralize=pluralize,
+        review_note=review_note,
+    )
+    return env
