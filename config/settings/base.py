@@ -179,6 +179,11 @@ if REDIS_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
+# Sessions are read from the cache and kept in the database (accounts/sessions.py):
+# no query a request, revocable on the server, and served by the database alone
+# while Redis is unreachable (docs/decisions.md, "Sessions").
+SESSION_ENGINE = "accounts.sessions"
+
 # One backend (allauth's, a ModelBackend): one password hash per login attempt,
 # whether the login exists or not (accounts/auth_backends.py).
 AUTHENTICATION_BACKENDS = ["accounts.auth_backends.ArenaAuthenticationBackend"]

@@ -23,6 +23,7 @@ from django.test import override_settings
 from django.urls import reverse
 
 from accounts import cache as fail_open
+from accounts import sessions
 from tests.accounts.conftest import PASSWORD, error_texts
 
 pytestmark = pytest.mark.django_db
@@ -178,3 +179,28 @@ def test_other_keys_still_fail_while_redis_is_down(own_redis):
 
     with pytest.raises(redis.ConnectionError):
         cache.add("reviews:sweep-lock", "1", 60)
+
+
+def test_a_session_outlives_an_outage_and_the_cache_is_not_asked_again_at_once(
+    client, own_redis, alice
+):
+    """Sessions are read from Redis and kept in the database (accounts/sessions.py):
+    while Redis is down a signed-in player stays signed in, read from the database,
+    and after the first failure the cache is skipped for a while instead of costing
+    each request a timeout."""
+    sessions._outage_until = 0.0
+    client.force_login(alice)
+    history = reverse("games:history")
+    assert client.get(history).status_code == 200
+
+    own_redis.stop()
+
+    assert client.get(history).status_code == 200, "still signed in, from the database"
+    assert sessions._outage_until > time.monotonic()
+    began = time.monotonic()
+    for _ in range(5):
+        assert client.get(history).status_code == 200
+    assert time.monotonic() - began < 2, "the cache was not tried again meanwhile"
+    client.post(reverse("account_logout"))
+    assert client.get(history).status_code == 302, "signed out, even without Redis"
+    sessions._outage_until = 0.0
