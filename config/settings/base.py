@@ -70,6 +70,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: times the whole stack; each request labelled by its URL name (docs/metrics.md).
+    "core.metrics.RequestMetricsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Compresses what the middleware below and the views wrote (HTML is a tenth of its
     # size gzipped); never an answer carrying a secret of its own (config/middleware.py).
@@ -408,6 +410,7 @@ DAILY_CERTIFY_TIME_MS = int(os.environ.get("DAILY_CERTIFY_TIME_MS", "540000"))
 GAME_CLOSE_HOOKS: list[str] = [
     "leaderboards.services.result_record",
     "matches.services.match_game_closed",
+    "core.metrics.game_closed_hook",
 ]
 # Run (with the game) inside every action's transaction, after its one write: a match
 # follows its seats' progress. A hook returns at once for a game not of its track.

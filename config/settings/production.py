@@ -19,6 +19,9 @@ if not os.environ.get("ALLOWED_HOSTS"):
 
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+# The load balancer's probes and Prometheus's scrape reach the nodes over plain HTTP
+# inside the network (docs/metrics.md): answered, not redirected to HTTPS.
+SECURE_REDIRECT_EXEMPT = [r"^(livez|healthz|metrics)$"]
 SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", str(60 * 60 * 24 * 365)))
 SECURE_HSTS_INCLUDE_SUBDOMAINS = True
 SECURE_HSTS_PRELOAD = True

@@ -17,6 +17,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
+from core.metrics import move_counted
 from games.clock import clock_deadline, clock_is_up, clock_tick
 from games.engine import EngineError, Move, Step, Variant, format_move, parse_move
 from games.errors import GameClosed, MoveRefused, StaleAction
@@ -121,6 +122,7 @@ def _apply_moves(
             events.append(f"auto_foundation:{step.undo['cards'][0]}")
             log(step)
     _save_state(game, variant, state, now=now)
+    move_counted(variant=game.variant)
     return ActionOutcome(game=game, events=tuple(events))
 
 
