@@ -21,10 +21,13 @@ session signed out during an outage could still be used once Redis answers again
 
 import logging
 import time
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib.sessions.backends.cached_db import SessionStore as CachedDBStore
 from django.contrib.sessions.backends.db import SessionStore as DBStore
+from django.contrib.sessions.models import Session
+from django.core.cache.backends.base import BaseCache
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
@@ -51,6 +54,11 @@ def _cache_failed(error: Exception) -> None:
 
 
 class SessionStore(CachedDBStore):
+    # What Django's stores set and define, which its type stubs leave out.
+    _cache: BaseCache
+    _session: dict[str, Any]
+    _get_session_from_db: Callable[[], Session | None]
+
     def _cache_seconds(self, expiry: Any = None) -> int:
         return min(CACHE_SECONDS, self.get_expiry_age(expiry=expiry))
 
@@ -74,7 +82,7 @@ class SessionStore(CachedDBStore):
                 _cache_failed(error)
         return data
 
-    def exists(self, session_key: str | None) -> bool:
+    def exists(self, session_key: str) -> bool:
         if session_key and not _cache_skipped():
             try:
                 if self.cache_key_prefix + session_key in self._cache:

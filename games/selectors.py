@@ -189,12 +189,18 @@ def _daily_label(game: Game) -> str | None:
 
 
 def game_board(
-    *, game: Game, selected: str | None = None, highlight_preference: bool = False
+    *,
+    game: Game,
+    selected: str | None = None,
+    highlight_preference: bool = False,
+    state: Any = None,
 ) -> Board:
     """What the board template receives. `highlight_preference` is the player's
-    setting that keeps move highlighting on."""
+    setting that keeps move highlighting on; `state` the game's position as the
+    engine holds it, when an action has it already."""
     variant = game_variant(game)
-    state = variant.load(game.state)
+    if state is None:
+        state = variant.load(game.state)
     public = variant.public_view(state)
     now = timezone.now()
     gap = clock_pending_gap_seconds(game, now=now)

@@ -181,12 +181,15 @@ def _render_board(
     status: int = 200,
     highlight: bool | None = None,
     hint: dict[str, str | None] | None = None,
+    state: Any = None,
 ) -> HttpResponse:
     """``highlight`` is the player's highlighting setting, when the action's read
     brought it; ``hint`` the move a hint suggested for this board (text, source,
     destination)."""
     highlight = _highlight_preference(request, game, highlight)
-    board = selectors.game_board(game=game, selected=selected, highlight_preference=highlight)
+    board = selectors.game_board(
+        game=game, selected=selected, highlight_preference=highlight, state=state
+    )
     context = {
         "hint": hint,
         "hints_used": game.hints_used,
@@ -250,6 +253,7 @@ def _run_action(
             outcome.game,
             events=outcome.events,
             highlight=outcome.game.player_highlight_moves,
+            state=outcome.state,
         )
     return redirect("games:detail", game_id=game_id)
 

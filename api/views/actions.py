@@ -47,7 +47,7 @@ def _acted(player: User, game_id: UUID, act: Callable[[], Any]) -> Any:
 
 def action_result(outcome: services.ActionOutcome) -> dict[str, Any]:
     """An action's answer: the game after it and what happened."""
-    board = selectors.game_board(game=outcome.game)
+    board = selectors.game_board(game=outcome.game, state=outcome.state)
     return {"game": game_state(board), "events": list(outcome.events)}
 
 

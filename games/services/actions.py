@@ -36,6 +36,9 @@ class ActionOutcome:
 
     game: Game
     events: tuple[str, ...] = ()
+    state: Any = None
+    """The position after the action as the engine holds it, when the action loaded it:
+    the board shows it without loading the stored state again."""
 
 
 TIME_UP_MESSAGE = "Time is up: the game closed with the score it had."
@@ -123,7 +126,7 @@ def _apply_moves(
             log(step)
     _save_state(game, variant, state, now=now)
     move_counted(variant=game.variant)
-    return ActionOutcome(game=game, events=tuple(events))
+    return ActionOutcome(game=game, events=tuple(events), state=state)
 
 
 def game_state_record(game: Game, variant: Variant[Any], state: Any, *, now: datetime) -> None:

@@ -106,6 +106,7 @@ def json_attribute(value: object) -> SafeString:
 
 
 @register.filter
+@cache
 def card_label(code: str) -> str:
     """A card's spoken name ("7 of hearts"), for labels that add its place. Where
     the name spells out the rank the face shows, it starts with that rank ("K, king

@@ -2,8 +2,8 @@
 maxima): a change that adds one, an N+1 or a repeated read, fails here and has
 to say why.
 
-Every request of a signed-in player starts with two reads: the session row and
-the user (AuthenticationMiddleware). An action is one transaction; the tests run
+Every request of a signed-in player starts with one read, the user
+(AuthenticationMiddleware): its session comes from the cache (accounts/sessions.py). An action is one transaction; the tests run
 inside a transaction, so its atomic() is a SAVEPOINT and a RELEASE, counted here
 (in production it is BEGIN and COMMIT, which Django does not send as queries).
 The counts are the same on SQLite and PostgreSQL: the lock is the same SELECT,
@@ -24,9 +24,9 @@ from tests.games.helpers import load_fixture, start_with_deck
 pytestmark = pytest.mark.django_db
 
 HX = {"HTTP_HX_REQUEST": "true"}
-SIGNED_IN = 2  # the session row, the user
-# SAVEPOINT, the game's locked SELECT (which brings the player's profile: the
-# automatic-moves and highlighting settings), its one UPDATE, RELEASE SAVEPOINT.
+SIGNED_IN = 1  # the user (the session is read from the cache)
+# SAVEPOINT, the game's locked SELECT (which brings the player's automatic-moves and
+# highlighting settings, and not the user again), its one UPDATE, RELEASE SAVEPOINT.
 ACTION = 4
 LOOKS = 1  # a full page (not a board partial) prints the player's looks: the profile
 KLONDIKE = get_variant("klondike")
@@ -110,8 +110,9 @@ def test_finishing_a_casual_game(
     assert_one_locked_read_and_one_write(sql(captured))
     assert "reviews_gamereview" in sql(captured)[-1]
     # What follows a finish (achievements, the review) runs after the commit, on a
-    # worker: one dispatch, no query of its own inside the request's transaction.
-    assert len(after_commit) == 1
+    # worker: one dispatch, and the finish counted (core.metrics), no query of their
+    # own inside the request's transaction.
+    assert len(after_commit) == 2
 
 
 def test_finishing_a_ranked_daily_game_writes_its_result_in_the_same_transaction(
@@ -134,7 +135,8 @@ def test_finishing_a_ranked_daily_game_writes_its_result_in_the_same_transaction
     assert "leaderboards_result" in statements[insert]
     assert "leaderboards_scorecount" in statements[insert + 1]  # the histogram's upsert
     assert statements[insert + 2].startswith("RELEASE SAVEPOINT")  # inside the transaction
-    assert len(after_commit) == 2  # the publish to the live ranks, the dispatch
+    # The publish to the live ranks, the finish counted (core.metrics), the dispatch.
+    assert len(after_commit) == 3
 
 
 def test_the_history_page_reads_the_same_whatever_the_number_of_games(
@@ -144,7 +146,7 @@ def test_the_history_page_reads_the_same_whatever_the_number_of_games(
         finished = services.game_start(player=player, variant="klondike")
         services.game_finish(game_id=finished.id, player=player, revision=0)
     services.game_start(player=player, variant="spike")
-    # The session and the user; the games whose clock ran out (closed first);
+    # The user; the games whose clock ran out (closed first);
     # the paginator's count; the figures (one aggregate); the page of games; the
     # page's review labels (one query for the page); the player's looks.
     for page in ("1", "2"):
