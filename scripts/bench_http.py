@@ -1,8 +1,9 @@
-"""Time the board's move request against the floor, on gunicorn, side by side in one run.
+"""Time the board's move request against the floor, side by side in one run, and verify.
 
     .venv/bin/python scripts/bench_http.py [--connections 2 10] [--seconds 15]
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres \\
-    REDIS_URL=redis://127.0.0.1:6379/11 .venv/bin/python scripts/bench_http.py [--nodes 2]
+    REDIS_URL=redis://127.0.0.1:6379/11 .venv/bin/python scripts/bench_http.py --nodes 2 \\
+        [--server daphne] [--seconds 5]
 
 Starts the site on gunicorn (config/gunicorn.conf.py, 2 sync workers per node) on
 127.0.0.1, with DEBUG off and the static files collected, against a throwaway database:
@@ -19,90 +20,74 @@ Players are made and signed in through the site's own code (one session each); e
 opens its five boards (one game of every kind) with a GET that brings its CSRF token,
 then plays legal moves read from the board it was last sent (the move map and the
 boards' move forms), each with its revision and token, as the board's htmx form posts
-them. A finished, lost or long game is followed by a new deal (not timed). For each
+them. A finished, lost or long game is followed by a new deal (not timed). Each player
+also plays today's daily deals of Klondike and Kingsley (its ranked attempts, opened
+through /daily/<game>/play/) and finishes them once the phases are over. For each
 number of connections (closed loop: a connection sends its next request when the last
 is answered), the floor then the moves are timed for --seconds each, and the run prints
 requests a second, p50 and p99, the move's share of the floor, and the CPU a request
 cost each kind of local process.
 
-With --nodes 2, two gunicorn nodes on two ports share the database and Redis, with a
-Celery worker and beat, and each player's requests go to the nodes in turn: the run
-then checks that no move was lost or applied twice (every game's move count is the
-moves its player had accepted, and every game replays to its stored position), that the
-worker ran the tasks the moves enqueued, and that ranks agree with the database.
+With --server daphne each node is one daphne process serving config.asgi instead.
 
-Not a test: it prints figures and asserts nothing. Bounded: each phase stops itself.
+With --nodes 2 (DATABASE_URL and REDIS_URL needed), two nodes on two ports share the
+database and Redis, with a Celery worker and beat, and each player's requests go to the
+nodes in turn. The players also play today's daily deals of Klondike and Kingsley (their
+ranked attempts), and finish them once the phases are over. REDIS_URL must name a Redis
+database the run may use (e.g. /11): every key the run writes there (cache, sessions,
+ranks, channel layer, the broker's queues) is under a prefix of the run's own and is
+deleted at the end.
+
+After the phases the run verifies (scripts/bench_http_checks.py) and prints each check, PASSED or
+FAILED with its figures: no move was lost, refused or applied twice (every game's move
+count is the moves its player had accepted, and every game replays to its stored
+position), every player's session served on every node, the move lock held across
+nodes (one move sent to both nodes at once is played once), the worker ran the tasks
+the closed games enqueued, the live ranks agree with the database, and with daphne a
+match's push crossed nodes (scripts/bench_http_sockets.py). The exit code is 1 if a
+check failed; the figures themselves assert nothing. Bounded: each phase stops itself.
 """
 
 import argparse
-import gzip
 import http.client
-import json
 import os
 import random
 import re
 import secrets
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-from urllib.parse import urlencode
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench_http_checks import verified
+from bench_http_client import Board, Connections, Nodes, Player, board_read
 from benchlib import (
     ROOT,
     cpu_seconds,
     free_port,
+    launched,
     own_postgres_database,
     percentile,
+    redis_keys_deleted,
     site_prepared,
     started,
     stopped,
 )
 
 GAMES = ("klondike", "kingsley", "spiderette", "steps", "spike")
-MOVE_MAP = re.compile(r"data-moves='([^']*)'")
-MOVE_FORM = re.compile(r"<form([^>]*)>(.*?)</form>", re.S)
-MOVE_VALUE = re.compile(r'name="move" value="([^"]+)"')
-REVISION = re.compile(r'data-revision="(\d+)"')
-STATUS = re.compile(r'data-status="(\w+)"')
+DAILY_GAMES = ("klondike", "kingsley")
 CSRF_HEADER = re.compile(r'hx-headers=\'\{"X-CSRFToken": "([^"]+)"\}\'')
-MOVES_SHOWN = re.compile(r'id="moves">(\d+)<')
 LONGEST_GAME = 300
 """Moves after which a player deals a new game, as a player gives up a long one."""
-CPU_USERS = ("gunicorn", "postgres", "redis-server", "celery")
-
-
-@dataclass
-class Board:
-    variant: str
-    game_id: str
-    revision: int = 0
-    status: str = "active"
-    moves: list[str] = field(default_factory=list)
-    accepted: int = 0
-    """Moves of this game the server accepted (answered with the new board)."""
-
-
-@dataclass
-class Player:
-    number: int
-    username: str
-    cookie: str
-    csrf: str = ""
-    boards: list[Board] = field(default_factory=list)
-    sent: int = 0
-    """Requests sent, which picks the node of the next one."""
-    turn: int = 0
-    finished: list[Board] = field(default_factory=list)
-    """Games dealt again (their moves are checked at the end too)."""
-    chooser: random.Random = field(default_factory=random.Random)
+CPU_USERS = ("gunicorn", "daphne", "postgres", "redis-server", "celery")
 
 
 @dataclass
@@ -115,69 +100,7 @@ class Phase:
         self.errors[kind] = self.errors.get(kind, 0) + 1
 
 
-class Connections:
-    """One keep-alive connection per node for one load thread (gunicorn's sync
-    workers close each one after an answer; http.client opens it again)."""
-
-    def __init__(self, ports: list[int]) -> None:
-        self.ports = ports
-        self.open = [http.client.HTTPConnection("127.0.0.1", port, timeout=30) for port in ports]
-
-    def send(
-        self, player: Player, method: str, path: str, form: dict[str, str] | None = None
-    ) -> tuple[int, dict[str, str], str]:
-        node = player.sent % len(self.ports)
-        player.sent += 1
-        connection = self.open[node]
-        headers = {
-            "Cookie": f"sessionid={player.cookie}; csrftoken={player.csrf}",
-            "Accept-Encoding": "gzip",
-            "Host": f"127.0.0.1:{self.ports[node]}",
-        }
-        body = None
-        if method == "POST":
-            body = urlencode(form or {})
-            headers |= {
-                "Content-Type": "application/x-www-form-urlencoded",
-                "X-CSRFToken": player.csrf,
-                "Origin": f"http://127.0.0.1:{self.ports[node]}",
-                "HX-Request": "true",
-                "HX-Target": "board",
-            }
-        try:
-            connection.request(method, path, body=body, headers=headers)
-            response = connection.getresponse()
-            raw = response.read()
-        except (OSError, http.client.HTTPException):
-            connection.close()
-            raise
-        if response.getheader("Connection", "").lower() == "close":
-            connection.close()
-        if response.getheader("Content-Encoding") == "gzip":
-            raw = gzip.decompress(raw)
-        return response.status, dict(response.getheaders()), raw.decode()
-
-
-def board_read(board: Board, html: str) -> None:
-    revision, status = REVISION.search(html), STATUS.search(html)
-    if revision is None or status is None:
-        raise ValueError("the answer holds no board")
-    board.revision, board.status = int(revision.group(1)), status.group(1)
-    moves = set()
-    for attributes, inside in MOVE_FORM.findall(html):
-        value = MOVE_VALUE.search(inside)
-        # What a player can press: an enabled button, on Spike a card highlighted as
-        # playable (the players keep the highlighting setting on).
-        pressable = "<button" in inside and "disabled" not in inside
-        if "spike-play" in attributes and "playable" not in inside:
-            pressable = False
-        if value and pressable:
-            moves.add(value.group(1))
-    found = MOVE_MAP.search(html)
-    if found:
-        for targets in json.loads(found.group(1)).values():
-            moves.update(targets.values())
-    board.moves = sorted(moves)
+Action = Callable[[Connections, Player, Phase], None]
 
 
 def move_chosen(player: Player, board: Board) -> str | None:
@@ -207,11 +130,14 @@ def deal_again(connections: Connections, player: Player, index: int) -> None:
 
 
 def moved(connections: Connections, player: Player, phase: Phase) -> None:
-    """One timed move of the player's next game (or an untimed new deal first)."""
+    """One timed move of the player's next game (or an untimed new deal first; a daily
+    game that is over waits to be finished)."""
     index = player.turn % len(player.boards)
     player.turn += 1
     board = player.boards[index]
     move = move_chosen(player, board)
+    if move is None and board.daily:
+        return
     if move is None:
         began = time.perf_counter()
         deal_again(connections, player, index)
@@ -221,19 +147,12 @@ def moved(connections: Connections, player: Player, phase: Phase) -> None:
         if move is None:
             return
     began = time.perf_counter()
-    status, _, html = connections.send(
-        player,
-        "POST",
-        f"/games/{board.game_id}/move/",
-        {"move": move, "revision": str(board.revision)},
-    )
+    status = connections.move(player, board, move)
     elapsed = (time.perf_counter() - began) * 1000
     if status == 200:
-        board.accepted += 1
         phase.latencies.append(elapsed)
     else:
         phase.error(f"{board.variant} {status}")
-    board_read(board, html)
 
 
 def floored(connections: Connections, player: Player, phase: Phase) -> None:
@@ -247,7 +166,7 @@ def floored(connections: Connections, player: Player, phase: Phase) -> None:
 
 
 def timed(
-    players: list[Player], ports: list[int], connections: int, seconds: float, action: Any
+    players: list[Player], nodes: Nodes, connections: int, seconds: float, action: Action
 ) -> tuple[Phase, dict[str, float]]:
     """`connections` threads, each sending its players' requests one after another
     for `seconds`; what they measured and the CPU the local processes used."""
@@ -255,7 +174,7 @@ def timed(
     deadline = time.perf_counter() + seconds
 
     def load(mine: list[Player]) -> None:
-        open_connections = Connections(ports)
+        open_connections = Connections(nodes)
         turn = 0
         while time.perf_counter() < deadline:
             player = mine[turn % len(mine)]
@@ -307,9 +226,10 @@ def players_made(count: int) -> list[Player]:
     return players
 
 
-def boards_opened(players: list[Player], ports: list[int]) -> None:
-    """Each player's boards as its browser opens them: the page brings the CSRF token."""
-    connections = Connections(ports)
+def boards_opened(players: list[Player], nodes: Nodes) -> None:
+    """Each player's boards as its browser opens them (the first page brings the CSRF
+    token), then today's daily deals as the daily page's Play button deals them."""
+    connections = Connections(nodes)
     for player in players:
         for board in player.boards:
             status, headers, html = connections.send(player, "GET", f"/games/{board.game_id}/")
@@ -321,6 +241,64 @@ def boards_opened(players: list[Player], ports: list[int]) -> None:
                 raise RuntimeError("the board page carries no CSRF token")
             if cookie:
                 player.csrf = cookie.group(1)
+            board_read(board, html)
+        for variant in DAILY_GAMES:
+            player.boards.append(daily_board_opened(connections, player, variant))
+
+
+def daily_board_opened(connections: Connections, player: Player, variant: str) -> Board:
+    status, headers, _ = connections.send(player, "POST", f"/daily/{variant}/play/")
+    location = headers.get("Location", "")
+    if status != 302 or not location.startswith("/games/"):
+        raise RuntimeError(f"today's {variant} deal was answered {status} {location}")
+    board = Board(variant=variant, game_id=location.rstrip("/").rsplit("/", 1)[1], daily=True)
+    status, _, html = connections.send(player, "GET", location)
+    if status != 200:
+        raise RuntimeError(f"today's {variant} board answered {status}")
+    board_read(board, html)
+    return board
+
+
+def daily_ranks_built() -> None:
+    """Today's deals' live ranks built (empty) in Redis, as the beat's sync does within
+    a minute of a new deal: until then a finished game's rank is not published to
+    Redis at all, and the ranks check would compare nothing."""
+    from leaderboards import redis_ranks, services
+    from leaderboards.models import DailyDeal
+    from leaderboards.periods import today_utc
+
+    if not redis_ranks.enabled():
+        return
+    for deal in DailyDeal.objects.filter(date=today_utc(), variant__in=DAILY_GAMES):
+        services.leaderboard_rebuild(deal_id=deal.id)
+
+
+def worker_idle(env: dict[str, str], seconds: float = 60.0) -> None:
+    """Wait (bounded) until the broker holds no task, queued or running: the deals the
+    first daily play made are certified on the worker, a CPU the phases must not share."""
+    import redis
+
+    client = redis.Redis.from_url(os.environ["REDIS_URL"])
+    queue, running = f"{env['BENCH_BROKER_PREFIX']}celery", f"{env['BENCH_BROKER_PREFIX']}unacked"
+    deadline = time.monotonic() + seconds
+    while (client.llen(queue) or client.hlen(running)) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    client.close()
+
+
+def daily_games_finished(players: list[Player], nodes: Nodes) -> None:
+    """Every daily game still active finished, as its Finish button confirmed does."""
+    connections = Connections(nodes)
+    for player in players:
+        for board in player.boards:
+            if not board.daily or board.status != "active":
+                continue
+            form = {"confirm": "on", "revision": str(board.revision)}
+            status, _, html = connections.send(
+                player, "POST", f"/games/{board.game_id}/finish/", form
+            )
+            if status != 200:
+                board.refused += 1
             board_read(board, html)
 
 
@@ -349,8 +327,8 @@ def report(name: str, phase: Phase, cpu: dict[str, float], seconds: float) -> fl
     return served
 
 
-def environment(folder: str, database_url: str, nodes: int) -> dict[str, str]:
-    run = secrets.token_hex(4)
+def environment(folder: str, database_url: str) -> dict[str, str]:
+    prefix = f"arena-bench-{secrets.token_hex(4)}"
     return {
         "DJANGO_SETTINGS_MODULE": "bench_http_settings",
         "PYTHONPATH": f"{ROOT / 'scripts'}:{ROOT}",
@@ -358,22 +336,47 @@ def environment(folder: str, database_url: str, nodes: int) -> dict[str, str]:
         "DEBUG": "0",
         "STATIC_ROOT": f"{folder}/static",
         "DATABASE_URL": database_url,
-        "CACHE_KEY_PREFIX": f"arena-bench-{run}",
-        "LEADERBOARD_KEY_PREFIX": f"arena-bench-{run}:lb",
-        "CHANNEL_LAYER_PREFIX": f"arena-bench-{run}:ws",
+        # Every key of the run in Redis starts with the prefix: deleted at the end.
+        "BENCH_KEY_PREFIX": prefix,
+        "CACHE_KEY_PREFIX": prefix,
+        "LEADERBOARD_KEY_PREFIX": f"{prefix}:lb",
+        "CHANNEL_LAYER_PREFIX": f"{prefix}:ws",
+        "BENCH_BROKER_PREFIX": f"{prefix}:celery:",
+        # The players move faster than any person: the review would flag every daily
+        # result for speed and take it off the leaderboards, leaving no rank to check.
+        "REVIEW_MIN_SECONDS_PER_MOVE": "0",
+        # Today's new deals are certified on the worker on their own seed with the
+        # game's whole time (minutes for a hard seed): half a second will do here, the
+        # certificate changes nothing a player sees while the deal is live.
+        "DAILY_CERTIFY_TIME_MS": "500",
     }
 
 
-def gunicorn(port: int) -> list[str]:
+def server_command(server: str, port: int) -> list[str]:
+    if server == "daphne":
+        return [
+            str(ROOT / ".venv/bin/daphne"),
+            *("-b", "127.0.0.1", "-p", str(port), "-v", "0"),
+            "config.asgi:application",
+        ]
     return [
         str(ROOT / ".venv/bin/gunicorn"),
-        "-c",
-        str(ROOT / "config/gunicorn.conf.py"),
-        "--workers",
-        "2",
-        "--bind",
-        f"127.0.0.1:{port}",
+        *("-c", str(ROOT / "config/gunicorn.conf.py")),
+        *("--workers", "2", "--bind", f"127.0.0.1:{port}"),
     ]
+
+
+def celery_commands(folder: str) -> dict[str, list[str]]:
+    """The worker (one process: this machine's cores serve the nodes) and the beat."""
+    celery = [str(ROOT / ".venv/bin/celery"), "-A", "config"]
+    return {
+        "worker": [
+            *celery,
+            *("worker", "-l", "warning", "--concurrency", "1"),
+            *("--without-heartbeat", "--without-gossip", "--without-mingle"),
+        ],
+        "beat": [*celery, "beat", "-l", "warning", "--schedule", f"{folder}/beat-schedule"],
+    }
 
 
 def main() -> None:
@@ -382,54 +385,111 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=15.0)
     parser.add_argument("--players", type=int, default=10)
     parser.add_argument("--nodes", type=int, choices=[1, 2], default=1)
+    parser.add_argument("--server", choices=["gunicorn", "daphne"], default="gunicorn")
     args = parser.parse_args()
+    url = os.environ.get("DATABASE_URL")
+    if args.nodes == 2 and not (url and os.environ.get("REDIS_URL")):
+        parser.error(
+            "--nodes 2 needs DATABASE_URL and REDIS_URL: the nodes share one PostgreSQL "
+            "and one Redis (a SQLite file and process memory are one node's)"
+        )
     with tempfile.TemporaryDirectory() as scratch, ExitStack() as stack:
         # BENCH_KEEP=<folder> keeps the run's files (the servers' logs) there.
         folder = os.environ.get("BENCH_KEEP") or scratch
         Path(folder).mkdir(parents=True, exist_ok=True)
-        url = os.environ.get("DATABASE_URL")
         database_url = (
             stack.enter_context(own_postgres_database(url, prefix="arena_bench_http"))
             if url
             else f"sqlite:///{folder}/bench.sqlite3"
         )
-        env = environment(folder, database_url, args.nodes)
+        env = environment(folder, database_url)
+        if os.environ.get("REDIS_URL"):
+            stack.callback(redis_keys_deleted, os.environ["REDIS_URL"], env["BENCH_KEY_PREFIX"])
         site_prepared(env)
         os.environ.update(env)
         import django
 
         django.setup()
-        bench(args, folder, env)
+        passed = bench(args, folder, env)
+    sys.exit(0 if passed else 1)
 
 
-def bench(args: argparse.Namespace, folder: str, env: dict[str, str]) -> None:
-    players = players_made(max(args.players, max(args.connections)))
-    ports = [free_port() for _ in range(args.nodes)]
-    servers = [
-        started(gunicorn(port), env=env, port=port, log=Path(folder) / f"gunicorn-{port}.log")
-        for port in ports
-    ]
+def processes_started(
+    args: argparse.Namespace, folder: str, env: dict[str, str], ports: list[int]
+) -> list[subprocess.Popen[bytes]]:
+    """The nodes' servers listening, and with a broker (Redis) the worker and the beat."""
+    processes: list[subprocess.Popen[bytes]] = []
     try:
-        boards_opened(players, ports)
+        for port in ports:
+            command, log = (
+                server_command(args.server, port),
+                Path(folder) / f"{args.server}-{port}.log",
+            )
+            processes.append(started(command, env=env, port=port, log=log))
+        if os.environ.get("REDIS_URL"):
+            for name, command in celery_commands(folder).items():
+                processes.append(launched(command, env=env, log=Path(folder) / f"{name}.log"))
+    except BaseException:
+        stopped(processes)
+        raise
+    return processes
+
+
+def nodes_answering(nodes: Nodes, seconds: float = 120.0) -> None:
+    """Every node answers its liveness probe: its port is open from the start, but its
+    workers, the worker and the beat load the site all at once on few cores, and the
+    first request could wait longer than a client's timeout."""
+    deadline = time.monotonic() + seconds
+    for port in nodes.ports:
+        while True:
+            probe = http.client.HTTPConnection("127.0.0.1", port, timeout=seconds)
+            try:
+                probe.request("GET", "/livez")
+                if probe.getresponse().status == 200:
+                    break
+            except (OSError, http.client.HTTPException):
+                if time.monotonic() > deadline:
+                    raise
+            finally:
+                probe.close()
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"the node on port {port} does not answer its probe")
+            time.sleep(0.2)
+
+
+def bench(args: argparse.Namespace, folder: str, env: dict[str, str]) -> bool:
+    """The phases, then the verification; whether every check passed."""
+    players = players_made(max(args.players, max(args.connections)))
+    nodes = Nodes(ports=[free_port() for _ in range(args.nodes)])
+    processes = processes_started(args, folder, env, nodes.ports)
+    try:
+        nodes_answering(nodes)
+        boards_opened(players, nodes)
+        daily_ranks_built()
+        if os.environ.get("REDIS_URL"):
+            worker_idle(env)
         stack = "PostgreSQL + Redis" if os.environ.get("REDIS_URL") else "SQLite, embedded"
+        workers = "2 sync workers" if args.server == "gunicorn" else "one process"
         print(
-            f"{len(players)} players, {args.nodes} node(s) of gunicorn with 2 sync workers, "
+            f"{len(players)} players, {args.nodes} node(s) of {args.server} with {workers}, "
             f"{stack}, {args.seconds:.0f} s a phase:"
         )
         for connections in args.connections:
             print(f" {connections} connections:")
-            timed(players, ports, connections, 2.0, floored)
+            timed(players, nodes, connections, 2.0, floored)
             floor = report(
-                "floor", *timed(players, ports, connections, args.seconds, floored), args.seconds
+                "floor", *timed(players, nodes, connections, args.seconds, floored), args.seconds
             )
-            timed(players, ports, connections, 2.0, moved)
+            timed(players, nodes, connections, 2.0, moved)
             move = report(
-                "move", *timed(players, ports, connections, args.seconds, moved), args.seconds
+                "move", *timed(players, nodes, connections, args.seconds, moved), args.seconds
             )
             if floor:
                 print(f"         the move at {move / floor:.2f} of the floor")
+        daily_games_finished(players, nodes)
+        return verified(players, nodes, sockets=args.server == "daphne")
     finally:
-        stopped(servers)
+        stopped(processes)
 
 
 if __name__ == "__main__":

@@ -51,17 +51,22 @@ def site_prepared(env: dict[str, str]) -> None:
         )
 
 
-def started(
-    command: list[str], *, env: dict[str, str], port: int, log: Path
-) -> subprocess.Popen[bytes]:
-    """A server started and listening on `port` (or an error after 30 s)."""
-    server = subprocess.Popen(
+def launched(command: list[str], *, env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
+    """A process of the site started from the project's folder, its output in `log`."""
+    return subprocess.Popen(
         command,
         cwd=ROOT,
         env={**os.environ, **env},
         stdout=subprocess.DEVNULL,
         stderr=log.open("wb"),
     )
+
+
+def started(
+    command: list[str], *, env: dict[str, str], port: int, log: Path
+) -> subprocess.Popen[bytes]:
+    """A server started and listening on `port` (or an error after 30 s)."""
+    server = launched(command, env=env, log=log)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         with socket.socket() as probe:
@@ -84,6 +89,19 @@ def stopped(processes: Iterable[subprocess.Popen[bytes]]) -> None:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+def redis_keys_deleted(url: str, prefix: str) -> int:
+    """Every key under `prefix` deleted from the Redis database `url` names (what a run
+    wrote there); how many."""
+    import redis
+
+    client = redis.Redis.from_url(url)
+    deleted = 0
+    for key in client.scan_iter(match=f"{prefix}*", count=1000):
+        deleted += client.delete(key)
+    client.close()
+    return deleted
 
 
 def cpu_seconds(commands: Iterable[str]) -> dict[str, float]:
