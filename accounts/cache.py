@@ -21,7 +21,7 @@ from typing import Any
 
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.locmem import LocMemCache
-from django.core.cache.backends.redis import RedisCache
+from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
@@ -36,9 +36,30 @@ UNREACHABLE = (RedisConnectionError, RedisTimeoutError)
 _outage_until: dict[str, float] = {}
 
 
+class ReusedClientRedisCacheClient(RedisCacheClient):
+    """Django's Redis cache client, keeping one redis-py client per connection pool:
+    Django's makes a new one for each cache call, and building one (its table of
+    response callbacks) cost about as much as the GET itself on every request's
+    session read (scripts/bench_http.py). A redis-py client is safe to share between
+    threads: each command takes a connection from the pool."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # By write or read: with several servers, this process reads from the replica
+        # it first picked.
+        self._clients: dict[bool, Any] = {}
+
+    def get_client(self, key: Any = None, *, write: bool = False) -> Any:
+        client = self._clients.get(write)
+        if client is None:
+            client = self._clients[write] = super().get_client(key, write=write)
+        return client
+
+
 class FailOpenRedisCache(RedisCache):
     def __init__(self, server: str, params: dict[str, Any]) -> None:
         super().__init__(server, params)
+        self._class = ReusedClientRedisCacheClient
         self._server_name = server
         # LocMemCache instances of one name share their storage within the process.
         self._fallback = LocMemCache(

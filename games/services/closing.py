@@ -19,7 +19,8 @@ from django.utils.module_loading import import_string
 
 from games.engine import Variant
 from games.models import Game
-from games.services.logs import game_log_saved, game_log_update
+from games.services.logs import game_log_appends, game_log_saved
+from games.services.row_write import game_row_write
 
 logger = logging.getLogger(__name__)
 
@@ -68,9 +69,9 @@ def game_save_action(game: Game) -> None:
     """Write what an action changed. The action hooks run now (a match follows its
     seats' progress); a game the action closed runs the close hooks now and its tasks
     after the commit."""
-    fields, moves = game_log_update(game, ACTION_FIELDS)
-    game.save(update_fields=fields)
-    game_log_saved(game, moves)
+    fields, appends = game_log_appends(game, ACTION_FIELDS)
+    game_row_write(game, fields=fields, appends=appends)
+    game_log_saved(game)
     for action_hook in _close_hooks(tuple(settings.GAME_ACTION_HOOKS)):
         action_hook(game=game)
     game.stored_state = game.state

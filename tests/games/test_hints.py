@@ -163,9 +163,10 @@ def test_a_casual_board_has_no_ranking_note(player_client, game):
 
 
 def test_the_hint_request_queries(player_client, game, django_assert_num_queries):
-    # The session, the user; SAVEPOINT, the locked read (with the profile), the
-    # hint's one UPDATE (count and clock), RELEASE. The board reads nothing more.
-    with django_assert_num_queries(2 + 4) as captured:
+    # The user (the session comes from the cache); SAVEPOINT, the locked read (with
+    # the profile's settings), the hint's one UPDATE (count and clock), RELEASE. The
+    # board reads nothing more.
+    with django_assert_num_queries(1 + 4) as captured:
         response = player_client.post(url("hint", game), {"revision": 0}, **HX)
     assert response.status_code == 200
     statements = [query["sql"] for query in captured.captured_queries]

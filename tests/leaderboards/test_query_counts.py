@@ -3,8 +3,8 @@ maxima): a change that adds one, an N+1 or a repeated read, fails here and has
 to say why. Live ranks in Redis are not queries: with them a deal's page reads
 no result at all.
 
-A signed-in request reads the session row and the user (AuthenticationMiddleware),
-when the view first looks at request.user.
+A signed-in request reads the user (AuthenticationMiddleware) when the view first
+looks at request.user; its session comes from the cache (accounts/sessions.py).
 """
 
 from datetime import timedelta
@@ -22,7 +22,7 @@ from tests.leaderboards.helpers import Figures, deal_of, insert_results, play_da
 
 pytestmark = pytest.mark.django_db
 
-SIGNED_IN = 2  # the session row, the user
+SIGNED_IN = 1  # the user (the session comes from the cache)
 LOOKS = 1  # a signed-in player's full page prints their looks: the profile, once
 
 
@@ -44,7 +44,7 @@ def test_the_daily_page_counts_each_finished_deals_rank_once(
         deal = deal_of(variant)
         insert_results(deal, [Figures(score=500), Figures(score=50)], prefix=variant)
         play_daily_and_finish(player, deal)
-    # The session and the user; today's deals (all there: one read); the player's
+    # The user; today's deals (all there: one read); the player's
     # games of them; the player's rank keys on the finished ones (one query), then
     # the results better than each (one count per finished deal); the days played
     # for the streak; for the calendar, the month's days played and days with deals.
@@ -71,7 +71,7 @@ def test_a_deals_page_with_the_viewer_on_it(
 ):
     deal, viewer = board
     client.force_login(viewer)
-    # The deal; the session and the user; the deal's results counted; the page
+    # The deal; the user; the deal's results counted; the page
     # of them. Page 1 starts at rank 1 and holds the viewer's row: no rank count.
     with django_assert_num_queries(1 + SIGNED_IN + 2 + LOOKS):
         response = client.get(deal_url(deal))
@@ -85,7 +85,7 @@ def test_a_deals_page_without_the_viewer_on_it(
 ):
     deal, viewer = board
     client.force_login(viewer)
-    # The deal; the session and the user; the results counted; the page of them;
+    # The deal; the user; the results counted; the page of them;
     # the rank of its first row (a tie may begin on the page before); the
     # viewer's row and its rank.
     with django_assert_num_queries(1 + SIGNED_IN + 2 + 1 + 2 + LOOKS):
@@ -112,7 +112,7 @@ def test_a_deals_page_from_the_live_ranks_reads_no_result(
     deal, viewer = board
     services.leaderboard_rebuild(deal_id=deal.id)
     client.force_login(viewer)
-    with django_assert_num_queries(1 + SIGNED_IN + LOOKS):  # the deal; the session and the user
+    with django_assert_num_queries(1 + SIGNED_IN + LOOKS):  # the deal; the user
         response = client.get(deal_url(deal, page=2))
     assert response.status_code == 200
     page = response.context["board"]
@@ -137,7 +137,7 @@ def weekly_url() -> str:
 def test_the_weekly_page_with_a_worker(client, weekly_table, settings, django_assert_num_queries):
     settings.CELERY_TASK_ALWAYS_EAGER = False  # beat keeps the table: the page only reads
     client.force_login(weekly_table)
-    # The session and the user; the paginator's count; the page of the table,
+    # The user; the paginator's count; the page of the table,
     # which holds the viewer's row (no read of its own).
     with django_assert_num_queries(SIGNED_IN + 2 + LOOKS):
         response = client.get(weekly_url())

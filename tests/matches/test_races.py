@@ -19,7 +19,7 @@ from games.models import Game
 from matches import services
 from matches.models import Match, Seat
 from matches.services import settle
-from tests.matches.helpers import games_of, sprint
+from tests.matches.helpers import sprint
 
 RACES = int(__import__("os").environ.get("MATCH_RACES", "1000"))
 CLOSED = {Game.Status.FINISHED, Game.Status.WON, Game.Status.LOST}
@@ -99,6 +99,11 @@ def test_a_thousand_finish_versus_timeout_races_have_one_outcome_each(
     try:
         for _ in range(RACES):
             match = sprint(player, rival)
+            # Read before the deadline is set (with their players), so that the race
+            # starts at once after it.
+            games = [
+                seat.game for seat in match.seats.select_related("game__player").order_by("number")
+            ]
             # The deadline falls a moment before the race starts, or within the few
             # milliseconds a finish takes: either side may win it.
             deadline = timezone.now() + timedelta(microseconds=rng.randrange(-1000, 8000))
@@ -106,7 +111,7 @@ def test_a_thousand_finish_versus_timeout_races_have_one_outcome_each(
             Game.objects.filter(track=Game.Track.MATCH, track_ref=str(match.id)).update(
                 deadline_at=deadline
             )
-            racers.run(match, games_of(match), clock_role=rng.randrange(3))
+            racers.run(match, games, clock_role=rng.randrange(3))
             # What the sweep does later for a match whose clock the race did not reach.
             services.match_close_if_time_up(match_id=match.id, now=deadline + timedelta(seconds=1))
             matches.append(match.id)
