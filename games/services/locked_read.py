@@ -6,9 +6,10 @@ It is every move's hottest query, and the ORM spent more time building its SQL t
 the database spent answering it (about 1.2 ms of a 4 ms move on the benchmark's
 machine, scripts/bench_http.py). So the ORM builds it once per process and database
 vendor, with stand-in values where the game's and the player's ids go, and each action
-runs that SQL with its own ids as a raw query of the model: the same SQL, the same
-model instances (deferred fields and from_db included)."""
+runs that SQL with its own ids and makes the instance as the ORM would (its converters
+and Model.from_db, the undo records deferred): the same SQL, the same instance."""
 
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 from uuid import UUID
@@ -34,9 +35,22 @@ def _default(field: str) -> Any:
     return getattr(Profile._meta.get_field(field), "default", None)
 
 
+@dataclass(frozen=True)
+class _CompiledRead:
+    sql: str
+    params: tuple[Any, ...]
+    game_at: int
+    player_at: int
+    """Where the game's and the player's ids go in `params`."""
+    columns: tuple[str, ...]
+    """The model's fields the row holds, in its order (the settings follow them)."""
+    converters: tuple[tuple[int, tuple[Any, ...], Any], ...]
+    """(column, its converters, its expression): the values the database returns as
+    something else than the field's (JSON as text, a SQLite date as text)."""
+
+
 @cache
-def _compiled(vendor: str, reads_undo_log: bool) -> tuple[str, tuple[Any, ...], int, int]:
-    """The SQL, its parameters, and where the game's and the player's ids go in them."""
+def _compiled(vendor: str, reads_undo_log: bool) -> _CompiledRead:
     games = Game.objects.select_for_update(of=("self",)).annotate(
         **{
             name: Coalesce(F(f"player__profile__{field}"), Value(_default(field)))
@@ -47,27 +61,44 @@ def _compiled(vendor: str, reads_undo_log: bool) -> tuple[str, tuple[Any, ...], 
         # Only an undo reads the undo records; the others' are appended to them.
         games = games.defer("undo_log")
     query = games.filter(id=_SOME_GAME, player_id=_SOME_PLAYER).order_by().query
-    sql, params = query.get_compiler(using="default").as_sql()
-    game_at = next(i for i, p in enumerate(params) if p in (_SOME_GAME, _SOME_GAME.hex))
-    player_at = params.index(_SOME_PLAYER)
-    return sql, tuple(params), game_at, player_at
+    compiler = query.get_compiler(using="default")
+    sql, params = compiler.as_sql()
+    expressions = [expression for expression, _sql, _alias in compiler.select]
+    converters = compiler.get_converters(expressions)
+    return _CompiledRead(
+        sql=sql,
+        params=tuple(params),
+        game_at=next(i for i, p in enumerate(params) if p in (_SOME_GAME, _SOME_GAME.hex)),
+        player_at=params.index(_SOME_PLAYER),
+        columns=tuple(e.target.attname for e in expressions[: len(expressions) - len(_SETTINGS)]),
+        converters=tuple(
+            (index, tuple(functions), expression)
+            for index, (functions, expression) in converters.items()
+        ),
+    )
 
 
 def game_locked_for_action(*, game_id: UUID, player: User, reads_undo_log: bool) -> Game:
     """The player's game, its row locked until the transaction ends, its player the one
     given and its profile settings on it. Raises Game.DoesNotExist when the player has
     no such game. Call it inside a transaction."""
-    sql, params, game_at, player_at = _compiled(connection.vendor, reads_undo_log)
-    values = list(params)
+    read = _compiled(connection.vendor, reads_undo_log)
+    values = list(read.params)
     # The id as the vendor's UUID field takes it: a UUID (PostgreSQL) or its hex (SQLite).
     wanted = UUID(str(game_id))
-    values[game_at] = wanted if isinstance(params[game_at], UUID) else wanted.hex
-    values[player_at] = player.pk
-    found = list(Game.objects.raw(sql, values))
-    if not found:
+    values[read.game_at] = wanted if isinstance(read.params[read.game_at], UUID) else wanted.hex
+    values[read.player_at] = player.pk
+    with connection.cursor() as cursor:
+        cursor.execute(read.sql, values)
+        found = cursor.fetchone()
+    if found is None:
         raise Game.DoesNotExist("No such game")
-    game = found[0]
+    row = list(found)
+    for index, functions, expression in read.converters:
+        for convert in functions:
+            row[index] = convert(row[index], expression, connection)
+    count = len(read.columns)
+    game = Game.from_db(connection.alias, read.columns, row[:count])
     game.player = player
-    game.player_auto_foundation = bool(game.player_auto_foundation)
-    game.player_highlight_moves = bool(game.player_highlight_moves)
+    game.player_auto_foundation, game.player_highlight_moves = (bool(v) for v in row[count:])
     return game
