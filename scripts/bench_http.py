@@ -72,6 +72,7 @@ from bench_http_client import Board, Connections, Nodes, Player, board_read
 from benchlib import (
     ROOT,
     cpu_seconds,
+    cpu_spent,
     free_port,
     launched,
     own_postgres_database,
@@ -194,7 +195,7 @@ def timed(
     for thread in threads:
         thread.join()
     after = cpu_seconds(CPU_USERS)
-    return phase, {name: after[name] - before[name] for name in after}
+    return phase, cpu_spent(before, after)
 
 
 def players_made(count: int) -> list[Player]:

@@ -30,22 +30,29 @@ import json
 import os
 import re
 import secrets
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from io import BytesIO
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from benchlib import (  # noqa: E402  (the path above first)
+    cpu_seconds,
+    cpu_spent,
+    free_port,
+    own_postgres_database,
+    percentile,
+    started,
+)
 
 MOVES = re.compile(r'id="match-seat-([0-9a-f-]{36})">.*?<dd class="seat-moves">(\d+)</dd>', re.S)
 STOCK = re.compile(r'name="move" value="(draw|recycle)"')
@@ -55,51 +62,6 @@ CPU_USERS = ("daphne", "postgres", "redis-server")
 WARM_UP = 3.0
 """Seconds over which every seat opens its board before the timed moves."""
 BOARD_MOVES = re.compile(r'id="moves"[^>]*>(\d+)<')
-
-
-def cpu_seconds() -> dict[str, float]:
-    """CPU seconds used so far by the servers, PostgreSQL, Redis (all local) and this
-    process (the simulated players), read from /proc: what a move costs beside its
-    latency."""
-    used = dict.fromkeys([*CPU_USERS, "players"], 0.0)
-    tick = os.sysconf("SC_CLK_TCK")
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            head, tail = stat.read_text().rsplit(")", 1)
-        except OSError:
-            continue
-        command, numbers = head.split("(", 1)[1], tail.split()
-        seconds = (int(numbers[11]) + int(numbers[12])) / tick
-        if stat.parent.name == str(os.getpid()):
-            used["players"] += seconds
-        for name in CPU_USERS:
-            if command.startswith(name):
-                used[name] += seconds
-    return used
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-@contextmanager
-def own_postgres_database(url: str) -> Iterator[str]:
-    """A database of the run's own, with a random name, on the server `url` names:
-    made here and dropped at the end, so no database the run did not make is touched."""
-    import psycopg
-
-    parts = urlsplit(url)
-    name = f"arena_bench_matches_{secrets.token_hex(4)}"
-    admin = parts._replace(path="/postgres").geturl()
-    with psycopg.connect(admin, autocommit=True) as connection:
-        connection.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield parts._replace(path=f"/{name}").geturl()
-    finally:
-        with psycopg.connect(admin, autocommit=True) as connection:
-            connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def environment(folder: str, database_url: str) -> dict[str, str]:
@@ -178,30 +140,8 @@ def prepare(count: int, env: dict[str, str], start: int) -> list[Pair]:
 
 
 def start_server(env: dict[str, str], port: int, log: Path) -> subprocess.Popen[bytes]:
-    server = subprocess.Popen(
-        [
-            str(ROOT / ".venv/bin/daphne"),
-            "-b",
-            "127.0.0.1",
-            "-p",
-            str(port),
-            "-v",
-            "0",
-            "config.asgi:application",
-        ],
-        cwd=ROOT,
-        env={**os.environ, **env},
-        stdout=subprocess.DEVNULL,
-        stderr=log.open("wb"),
-    )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        with socket.socket() as probe:
-            if probe.connect_ex(("127.0.0.1", port)) == 0:
-                return server
-        time.sleep(0.1)
-    server.kill()
-    raise RuntimeError("daphne did not start")
+    command = [str(ROOT / ".venv/bin/daphne"), "-b", "127.0.0.1", "-p", str(port)]
+    return started([*command, "-v", "0", "config.asgi:application"], env=env, port=port, log=log)
 
 
 @dataclass
@@ -389,9 +329,10 @@ def race(pairs: list[Pair], ports: list[int], seconds: float, via: str) -> Run:
             listen(pair, seat)
     seats = [seat for pair in pairs for seat in pair.seats]
     loops: list[task.LoopingCall] = []
+    started_cpu: dict[tuple[str, int], float] = {}
 
     def begin() -> None:
-        run.cpu = cpu_seconds()
+        started_cpu.update(cpu_seconds(CPU_USERS))
         for offset, seat in enumerate(seats):
             loop = task.LoopingCall(move, seat)
             loops.append(loop)
@@ -399,7 +340,7 @@ def race(pairs: list[Pair], ports: list[int], seconds: float, via: str) -> Run:
             reactor.callLater(offset / len(seats), loop.start, 1.0)
 
     def end() -> None:
-        run.cpu = {name: used - run.cpu[name] for name, used in cpu_seconds().items()}
+        run.cpu = cpu_spent(started_cpu, cpu_seconds(CPU_USERS))
         for loop in loops:
             if loop.running:
                 loop.stop()
@@ -463,11 +404,6 @@ def latencies(pairs: list[Pair], run: Run) -> list[float]:
     return [ms for _, ms in found]
 
 
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, nargs="+", default=[50, 200])
@@ -515,7 +451,7 @@ def main() -> None:
         with ExitStack() as stack:
             url = os.environ.get("DATABASE_URL")
             database_url = (
-                stack.enter_context(own_postgres_database(url))
+                stack.enter_context(own_postgres_database(url, prefix="arena_bench_matches"))
                 if url
                 else f"sqlite:///{folder}/bench.sqlite3"
             )

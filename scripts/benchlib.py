@@ -104,12 +104,12 @@ def redis_keys_deleted(url: str, prefix: str) -> int:
     return deleted
 
 
-def cpu_seconds(commands: Iterable[str]) -> dict[str, float]:
-    """CPU seconds used so far by the local processes whose command starts with one of
-    `commands`, and by this process ("clients"), read from /proc: what a request costs
-    beside its latency."""
+def cpu_seconds(commands: Iterable[str]) -> dict[tuple[str, int], float]:
+    """CPU seconds used so far by each local process whose command starts with one of
+    `commands`, and by this process ("clients"), by (command, pid), read from /proc:
+    what a request costs beside its latency (cpu_spent gives the difference)."""
     commands = tuple(commands)
-    used = dict.fromkeys([*commands, "clients"], 0.0)
+    used: dict[tuple[str, int], float] = {}
     tick = os.sysconf("SC_CLK_TCK")
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
@@ -118,12 +118,25 @@ def cpu_seconds(commands: Iterable[str]) -> dict[str, float]:
             continue
         command, numbers = head.split("(", 1)[1], tail.split()
         seconds = (int(numbers[11]) + int(numbers[12])) / tick
-        if stat.parent.name == str(os.getpid()):
-            used["clients"] += seconds
+        pid = int(stat.parent.name)
+        if pid == os.getpid():
+            used["clients", pid] = seconds
         for name in commands:
             if command.startswith(name):
-                used[name] += seconds
+                used[name, pid] = seconds
     return used
+
+
+def cpu_spent(
+    before: dict[tuple[str, int], float], after: dict[tuple[str, int], float]
+) -> dict[str, float]:
+    """CPU seconds each kind of process used between two readings: a process started
+    meanwhile counts whole; one that ended meanwhile (a database backend) is left out,
+    rather than taking its earlier CPU off the sum."""
+    spent: dict[str, float] = {}
+    for (name, pid), seconds in after.items():
+        spent[name] = spent.get(name, 0.0) + seconds - before.get((name, pid), 0.0)
+    return spent
 
 
 def percentile(values: list[float], share: float) -> float:
