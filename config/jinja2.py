@@ -12,7 +12,6 @@ from typing import Any
 from django.templatetags.static import static
 from django.urls import reverse
 from jinja2 import ChainableUndefined, Environment
-from markupsafe import Markup
 
 from games.templatetags.cards import (
     card_face_html,
@@ -41,11 +40,13 @@ def review_note(label: str | None) -> str:
 def environment(**options: Any) -> Environment:
     # Like Django's templates, a missing name renders as nothing instead of failing:
     # the board's parts are shared by views that pass different boards.
-    env = Environment(**{**options, "undefined": ChainableUndefined})
+    options = {k: v for k, v in options.items() if k not in ("undefined", "autoescape")}
+    env = Environment(autoescape=True, undefined=ChainableUndefined, **options)
     env.globals.update(
         url=url,
         static=static,
-        card_face=lambda code: Markup(card_face_html(code)),
+        # A SafeString has __html__: Jinja2 prints it as it is.
+        card_face=card_face_html,
         move_label=move_label,
         review_label=lambda game_id: review_label(game_id=game_id),
     )

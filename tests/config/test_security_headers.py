@@ -105,7 +105,9 @@ def test_the_page_turns_off_every_htmx_feature_that_needs_an_exception(client):
     assert settings["includeIndicatorStyles"] is False
 
 
-TEMPLATES = sorted((ROOT / "templates").rglob("*.html"))
+TEMPLATES = sorted(
+    [*(ROOT / "templates").rglob("*.html"), *(ROOT / "jinja_templates").rglob("*.jinja")]
+)
 INLINE = [
     (re.compile(r"<script(?![^>]*\bsrc=)(?![^>]*type=\"application/json\")[^>]*>"), "script"),
     (re.compile(r"<style\b"), "style element"),

@@ -3,9 +3,10 @@ maxima): a change that adds one, an N+1 or a repeated read, fails here and has
 to say why.
 
 Every request of a signed-in player starts with one read, the user
-(AuthenticationMiddleware): its session comes from the cache (accounts/sessions.py). An action is one transaction; the tests run
-inside a transaction, so its atomic() is a SAVEPOINT and a RELEASE, counted here
-(in production it is BEGIN and COMMIT, which Django does not send as queries).
+(AuthenticationMiddleware): its session comes from the cache (accounts/sessions.py).
+An action is one transaction; the tests run inside a transaction, so its atomic()
+is a SAVEPOINT and a RELEASE, counted here (in production it is BEGIN and COMMIT,
+which Django does not send as queries).
 The counts are the same on SQLite and PostgreSQL: the lock is the same SELECT,
 with FOR UPDATE on PostgreSQL only.
 """
