@@ -20,6 +20,7 @@ from typing import Any
 
 from bench_http_checks import Check
 from bench_http_client import Board, Connections, Nodes, Player
+from benchlib import points_table_published
 
 HEARD_WITHIN = 10.0
 """Seconds a socket has to open, to greet, and to hear the other seat's move."""
@@ -97,15 +98,9 @@ def seats_made(nodes: Nodes) -> tuple[str, list[Seat]]:
     from django.test import Client
 
     from matches import services
-    from matches.models import PointsTable
 
     users = get_user_model()
-    if not PointsTable.objects.filter(published_at__isnull=False).exists():
-        staff = users.objects.create_user(username="bench-http-staff", is_staff=True)
-        table = PointsTable.objects.create(
-            version=1, points={"waste_to_tableau": 5, "flip": 5}, note="Bench table."
-        )
-        services.points_table_publish(table_id=table.id, staff=staff)
+    points_table_published()
     players = [users.objects.create_user(username=f"bench-http-seat-{n}") for n in (0, 1)]
     match = services.match_create(player=players[0], mode="klondike")
     services.match_join(player=players[1], match_id=match.id)

@@ -51,7 +51,10 @@ from benchlib import (  # noqa: E402  (the path above first)
     free_port,
     own_postgres_database,
     percentile,
+    points_table_published,
+    site_prepared,
     started,
+    stopped,
 )
 
 MOVES = re.compile(r'id="match-seat-([0-9a-f-]{36})">.*?<dd class="seat-moves">(\d+)</dd>', re.S)
@@ -108,15 +111,9 @@ def prepare(count: int, env: dict[str, str], start: int) -> list[Pair]:
     from django.test import Client
 
     from matches import services
-    from matches.models import PointsTable
 
     users = get_user_model()
-    if not PointsTable.objects.filter(published_at__isnull=False).exists():
-        staff = users.objects.create_user(username="bench-staff", is_staff=True)
-        table = PointsTable.objects.create(
-            version=1, points={"waste_to_tableau": 5, "flip": 5}, note="Bench table."
-        )
-        services.points_table_publish(table_id=table.id, staff=staff)
+    points_table_published()
     pairs = []
     for index in range(start, start + count):
         players = [users.objects.create_user(username=f"bench-{index}-{n}") for n in (0, 1)]
@@ -459,13 +456,7 @@ def main() -> None:
 
 
 def bench(count: int, args: argparse.Namespace, folder: str, env: dict[str, str]) -> None:
-    for command in (["migrate"], ["collectstatic", "--no-input"]):
-        subprocess.run(
-            [sys.executable, "manage.py", *command, "-v", "0"],
-            cwd=ROOT,
-            env={**os.environ, **env},
-            check=True,
-        )
+    site_prepared(env)
     os.environ.update(env)
     import django
 
@@ -480,14 +471,7 @@ def bench(count: int, args: argparse.Namespace, folder: str, env: dict[str, str]
         run = race(pairs, ports, args.seconds, args.via)
         elapsed = time.perf_counter() - began
     finally:
-        for server in processes:
-            server.terminate()
-        for server in processes:
-            try:
-                server.wait(10)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait()
+        stopped(processes)
     found = latencies(pairs, run)
     stack = "PostgreSQL + Redis" if os.environ.get("REDIS_URL") else "SQLite + in-memory layer"
     print(

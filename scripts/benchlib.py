@@ -91,6 +91,23 @@ def stopped(processes: Iterable[subprocess.Popen[bytes]]) -> None:
             process.wait()
 
 
+def points_table_published() -> None:
+    """A points table published for Klondike's head-to-head (closed until staff publish
+    one), made through the services; once per database."""
+    from django.contrib.auth import get_user_model
+
+    from matches import services
+    from matches.models import PointsTable
+
+    if PointsTable.objects.filter(published_at__isnull=False).exists():
+        return
+    staff = get_user_model().objects.create_user(username="bench-staff", is_staff=True)
+    table = PointsTable.objects.create(
+        version=1, points={"waste_to_tableau": 5, "flip": 5}, note="Bench table."
+    )
+    services.points_table_publish(table_id=table.id, staff=staff)
+
+
 def redis_keys_deleted(url: str, prefix: str) -> int:
     """Every key under `prefix` deleted from the Redis database `url` names (what a run
     wrote there); how many."""
