@@ -41,12 +41,9 @@ def _update_sql(vendor: str, fields: tuple[str, ...], appended: tuple[tuple[str,
     for name, count in appended:
         column = quote(_field(name).column)
         assignments.append(f"{column} = {_appended_sql(vendor, column, count)}")
-    # nosec B608: only the model's own table and column names, quoted; every value is a
-    # parameter.
-    return (
-        f"UPDATE {quote(meta.db_table)} SET {', '.join(assignments)} "  # nosec B608
-        f"WHERE {quote(_field('id').column)} = %s"
-    )
+    # Only the model's own table and column names go in, quoted; every value is a parameter.
+    table, key = quote(meta.db_table), quote(_field("id").column)
+    return f"UPDATE {table} SET {', '.join(assignments)} WHERE {key} = %s"  # nosec B608
 
 
 def _appended_values(vendor: str, items: list[Any]) -> list[str]:
