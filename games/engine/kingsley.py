@@ -25,7 +25,7 @@ from .klondike_family import (
 from .registry import register
 from .stuck import FREE, STUCK, UNDECIDED, PilePair, Position, moved, position_of, stuck_verdict
 from .tableau import Pile
-from .variant import Json
+from .variant import Json, Variant
 
 ONE_PASS = "Kingsley allows one pass through the stock"
 LOST_REASON = (
@@ -43,6 +43,7 @@ class KingsleyState(KlondikeFamilyState):
 class Kingsley(KlondikeFamily[KingsleyState]):
     key = "kingsley"
     name = "Kingsley"
+    goal_kinds = (*Variant.goal_kinds, "foundation_rank", "foundation_suit", "foundation_cards")
     rules_version = 1
     draw_count = 1
     can_lose = True

@@ -28,7 +28,7 @@ from .notation import FOUNDATION, TRANSFER, WASTE, Move
 from .records import is_count, misfit
 from .registry import register
 from .tableau import Pile
-from .variant import Json
+from .variant import Json, Variant
 
 __all__ = ["Klondike", "KlondikeState", "Pile", "PointsTable", "placement_problem"]
 
@@ -116,6 +116,13 @@ class KlondikeState(KlondikeFamilyState):
 class Klondike(KlondikeFamily[KlondikeState]):
     key = "klondike"
     name = "Klondike"
+    goal_kinds = (
+        *Variant.goal_kinds,
+        "foundation_rank",
+        "foundation_suit",
+        "foundation_cards",
+        "win_within_recycles",
+    )
     rules_version = 1
     draw_count = DRAW_COUNT
     # Klondike never ends a game by itself, and its Steps carry no events.

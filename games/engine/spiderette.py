@@ -129,6 +129,7 @@ def deals_left(stock_size: int) -> int:
 class Spiderette(Variant[SpideretteState]):
     key = "spiderette"
     name = "Spiderette"
+    goal_kinds = (*Variant.goal_kinds, "runs_removed")
     rules_version = 1
 
     def deal(

@@ -361,6 +361,8 @@ def _play_outcome(spikes: tuple[str | None, ...], position: int) -> tuple[int, b
 class Spike(Variant[SpikeState]):
     key = "spike"
     name = "Spike"
+    goal_kinds = (*Variant.goal_kinds, "spikes_cleared", "summit_badge", "streak_bracket", "score")
+    score_name = "Summit ledger"
     rules_version = 1
 
     def normalize_options(self, options: Mapping[str, object] | None) -> Json:

@@ -85,6 +85,11 @@ class Variant(ABC, Generic[StateT]):
     is a new class with the next version, registered beside the old one: a game keeps
     the version it was dealt under (``get_variant(key, rules_version=...)``)."""
 
+    goal_kinds: ClassVar[tuple[str, ...]] = ("win", "win_within", "win_without_undo")
+    """The kinds of goal a daily challenge of this variant may set (goals.py)."""
+    score_name: ClassVar[str] = "score"
+    """What the variant's score is called, in a goal's words."""
+
     def normalize_options(self, options: Mapping[str, object] | None) -> Json:
         """The options in canonical form, or EngineError. By default a variant has no
         options, so only an empty object (or none at all) is accepted."""

@@ -33,7 +33,7 @@ from ..records import is_count, misfit
 from ..registry import register
 from ..stuck import UNDECIDED
 from ..tableau import PILE_INDEX, Pile, lift, replace_pile, turn_down, turn_up
-from ..variant import LOST, Json, Step
+from ..variant import LOST, Json, Step, Variant
 from .ledger import ledger, ledger_lines, move_points, time_bonus
 from .lost import LOST_REASON, is_locked_out, lockout_verdict
 from .options import MAX_BUFFERS, OPTION_KEYS, StepsOptions, options_of, slots_message, whole
@@ -68,6 +68,16 @@ def _takes(pile: Pile, card: str) -> bool:
 class Steps(KlondikeFamily[StepsState]):
     key = "steps"
     name = "Steps"
+    goal_kinds = (
+        *Variant.goal_kinds,
+        "foundation_rank",
+        "foundation_suit",
+        "foundation_cards",
+        "score",
+        "win_without_reserve",
+        "win_within_recycles",
+    )
+    score_name = "Architect Ledger"
     rules_version = 1
     can_lose = True
     lost_reason = LOST_REASON

@@ -59,6 +59,7 @@ END_REASONS = {
 class StepsDuel(Variant[DuelState]):
     key = "steps_duel"
     name = "Steps Duel"
+    goal_kinds = ()
     rules_version = 1
 
     # For the platform
