@@ -20,6 +20,7 @@ class Game(models.Model):
         CASUAL = "casual", "Casual"
         DAILY = "daily", "Daily deal"
         MATCH = "match", "Match"
+        CHALLENGE = "challenge", "Daily challenge"
 
     class Status(models.TextChoices):
         ACTIVE = "active", "In progress"
@@ -94,6 +95,14 @@ class Game(models.Model):
     hints_used = models.PositiveIntegerField(
         default=0, help_text="How many hints the player asked for (games.services.game_hint)."
     )
+    goal = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="The goal its track set (a daily challenge's, games.engine.goals); {} for none.",
+    )
+    goal_met_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the game first met its goal (it stays met)."
+    )
     in_figures = models.BooleanField(
         default=True,
         help_text=(
@@ -132,6 +141,8 @@ class Game(models.Model):
     an action appends its moves to the stored log (games.services.logs)."""
     undo_pending: list[dict[str, Any]] | None = None
     """Undo records logged while the stored ones were not read, for the UPDATE to append."""
+    goal_met_now: bool = False
+    """Whether the action being saved met the game's goal (its track's hooks record it)."""
     player_auto_foundation: bool = False
     player_highlight_moves: bool = False
     """The player's automatic-moves and highlighting settings, as an action's locked read

@@ -15,6 +15,8 @@ from django.utils import timezone
 from core import params
 from games.clock import clock_elapsed_seconds, clock_pending_gap_seconds, clock_remaining_seconds
 from games.engine import Move, Variant, format_move, suit_of
+from games.engine.goals import goal_description
+from games.goals import game_goal, game_goal_progress
 from games.models import Game
 from games.specs import TEMPLATE_PARTS, game_keys, game_spec
 from games.variants import game_variant
@@ -91,6 +93,7 @@ class Board:
     started_at: datetime | None = None
     last_action_at: datetime | None = None
     finished_at: datetime | None = None
+    goal: "BoardGoal | None" = None
 
     @property
     def time_deduction(self) -> int:
@@ -99,6 +102,37 @@ class Board:
     @property
     def time_bonus(self) -> int:
         return -self.time_deduction
+
+
+@dataclass(frozen=True)
+class BoardGoal:
+    """The goal the game's track set (a daily challenge's) and how far the game is."""
+
+    words: str
+    """The goal in plain words: "Play two sevens to the foundations"."""
+    progress: str
+    """Where the game stands: "Sevens to the foundations: 1 of 2"."""
+    met: bool
+    """The game met it (at some move: it stays met)."""
+    just_met: bool
+    """This action met it: the board celebrates."""
+    failed: bool
+    """This game can no longer meet it (a new attempt can)."""
+
+
+def _board_goal(game: Game, variant: Variant[Any], state: Any) -> BoardGoal | None:
+    goal = game_goal(game, variant)
+    progress = game_goal_progress(game, variant, state, goal)
+    if goal is None or progress is None:
+        return None
+    met = game.goal_met_at is not None
+    return BoardGoal(
+        words=goal_description(goal, variant),
+        progress=progress.text if not met or progress.met else f"{progress.label}: done",
+        met=met,
+        just_met=game.goal_met_now,
+        failed=progress.failed and not met,
+    )
 
 
 def game_for_player(*, game_id: UUID, player: User) -> Game:
@@ -248,6 +282,7 @@ def game_board(
         started_at=game.started_at,
         last_action_at=game.last_action_at,
         finished_at=game.finished_at,
+        goal=_board_goal(game, variant, state) if game.goal else None,
     )
 
 

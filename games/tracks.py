@@ -29,6 +29,9 @@ class Track:
     """Whether the game's result goes on the leaderboards (a daily deal's first attempt)."""
     time_limit_seconds: int | None = None
     """A clock the track sets on its games (games.clock), whatever the rules say."""
+    goal: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    """The goal the track sets its games (a daily challenge's, games.engine.goals): the
+    board shows its progress and the game records when it is first met."""
     starts_at: datetime | None = None
     """When the game's clock starts (the deal's moment when None): a match deals its
     seats one after another, and their clocks start, and run out, together."""
@@ -56,4 +59,5 @@ def track_of(game: Game, *, ranked: bool = False) -> Track:
         options=MappingProxyType(dict(game.options)),
         ranked=ranked,
         time_limit_seconds=game.time_limit_seconds,
+        goal=MappingProxyType(dict(game.goal)),
     )

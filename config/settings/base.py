@@ -63,6 +63,7 @@ INSTALLED_APPS = [
     "games",
     "leaderboards",
     "matches",
+    "challenges",
     "achievements",
     "reviews",
     "players",
@@ -351,6 +352,18 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "task": "leaderboards.tasks.daily_deals_create_task",
         "schedule": crontab(minute=0, hour=0),
     },
+    # Tomorrow's challenges in the evening (the solver proves each goal); 00:05 makes
+    # any still missing for the day that has begun.
+    "challenges-next-day": {
+        "task": "challenges.tasks.challenges_create_task",
+        "schedule": crontab(minute=30, hour=21),
+        "kwargs": {"days_ahead": 1},
+    },
+    "challenges-today": {
+        "task": "challenges.tasks.challenges_create_task",
+        "schedule": crontab(minute=5, hour=0),
+        "kwargs": {"days_ahead": 0},
+    },
     "matches-time-up": {
         "task": "matches.tasks.matches_time_up_sweep_task",
         "schedule": 30.0,
@@ -414,7 +427,10 @@ GAME_CLOSE_HOOKS: list[str] = [
 ]
 # Run (with the game) inside every action's transaction, after its one write: a match
 # follows its seats' progress. A hook returns at once for a game not of its track.
-GAME_ACTION_HOOKS: list[str] = ["matches.services.match_game_acted"]
+GAME_ACTION_HOOKS: list[str] = [
+    "matches.services.match_game_acted",
+    "challenges.services.challenge_game_acted",
+]
 # Tasks enqueued (with the game's id) when a game closes, in this order.
 GAME_CLOSED_TASKS: list[str] = [
     "achievements.tasks.achievements_evaluate_task",
@@ -455,6 +471,15 @@ REVIEW_SWEEP_BATCH = 500
 # and this many listed results drawn at random from all the others, each run. A record
 # whose digest differs from its last verification is replayed again.
 REVIEW_RESAMPLE_SIZE = int(os.environ.get("REVIEW_RESAMPLE_SIZE", "50"))
+
+# Daily challenges (docs/challenges.md): each deal's search within this budget, and at
+# most this many deals drawn per game and day; tasks enqueued (with the player's id and
+# the month) when a player completes one. A page that finds the day's challenges
+# missing has them made off the request (a task; in the embedded default, a thread).
+CHALLENGE_SEED_BUDGET_MS = int(os.environ.get("CHALLENGE_SEED_BUDGET_MS", "5000"))
+CHALLENGE_MAX_TRIES = int(os.environ.get("CHALLENGE_MAX_TRIES", "20"))
+CHALLENGE_COMPLETED_TASKS: list[str] = ["achievements.tasks.challenge_month_awards_task"]
+CHALLENGE_MAKE_ON_READ = env_bool("CHALLENGE_MAKE_ON_READ", True)
 
 # The pools of certified winnable deals (docs/pool.md): seeds waiting per game, rules
 # version and option set (fewer in the embedded default, where this process certifies

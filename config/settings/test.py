@@ -20,6 +20,9 @@ STORAGES = {
 # they write still go to the real Redis when REDIS_URL is set.
 CELERY_TASK_ALWAYS_EAGER = True
 LEADERBOARD_KEY_PREFIX = "arena-test:lb"
+# A page never makes challenges in a test unless the test asks (tests/challenges).
+CHALLENGE_MAKE_ON_READ = False
+CHALLENGE_SEED_BUDGET_MS = 2000
 
 
 def redis_url_of_xdist_worker(url: str, worker: str) -> str:

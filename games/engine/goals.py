@@ -336,7 +336,8 @@ class SpikesClearedGoal(GoalKind):
 
 @register_goal_kind
 class SummitBadgeGoal(GoalKind):
-    """End a Spike game with this Summit badge or a better one."""
+    """Earn this Summit badge or a better one (Spike: bronze at three spikes cleared,
+    silver at five, gold at five with more than ten cards left in the stock)."""
 
     key = "summit_badge"
 
@@ -345,7 +346,7 @@ class SummitBadgeGoal(GoalKind):
             raise EngineError(f"A summit_badge goal names one of {_BADGES}, not {goal.badge!r}")
 
     def describe(self, goal: Goal, variant: Variant[Any]) -> str:
-        return f"End the game with the {goal.badge.capitalize()} Summit badge or better"
+        return f"Earn the {goal.badge.capitalize()} Summit badge or better"
 
     def progress(self, goal: Goal, facts: GoalFacts) -> Progress:
         badge = facts.public.get("badge")

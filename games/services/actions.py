@@ -21,6 +21,7 @@ from core.metrics import move_counted
 from games.clock import clock_deadline, clock_is_up, clock_tick
 from games.engine import EngineError, Move, Step, Variant, format_move, parse_move
 from games.errors import GameClosed, MoveRefused, StaleAction
+from games.goals import game_goal_progress
 from games.models import Game
 from games.services.closing import closing_status, game_close, game_save_action
 from games.services.locked_read import game_locked_for_action
@@ -140,6 +141,12 @@ def game_state_record(game: Game, variant: Variant[Any], state: Any, *, now: dat
     game.revision += 1
     # Bonus time moves a deadline the rules give; a track's own limit stays.
     game.deadline_at = clock_deadline(game, rules_limit=variant.time_limit_seconds(state))
+    if game.goal and game.goal_met_at is None:
+        progress = game_goal_progress(game, variant, state)
+        if progress is not None and progress.met:
+            # Met once for good: a later undo does not take a completed goal back.
+            game.goal_met_at = now
+            game.goal_met_now = True
 
 
 def _save_state(game: Game, variant: Variant[Any], state: Any, *, now: datetime) -> None:

@@ -69,7 +69,9 @@ def game_save_action(game: Game) -> None:
     """Write what an action changed. The action hooks run now (a match follows its
     seats' progress); a game the action closed runs the close hooks now and its tasks
     after the commit."""
-    fields, appends = game_log_appends(game, ACTION_FIELDS)
+    fields, appends = game_log_appends(
+        game, [*ACTION_FIELDS, "goal_met_at"] if game.goal_met_now else ACTION_FIELDS
+    )
     game_row_write(game, fields=fields, appends=appends)
     game_log_saved(game)
     for action_hook in _close_hooks(tuple(settings.GAME_ACTION_HOOKS)):

@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from games.clock import clock_deadline, clock_tick
 from games.engine import get_variant, new_seed
+from games.engine.goals import goal_of
 from games.errors import MoveRefused
 from games.models import Game
 from games.selectors import game_active_on_track
@@ -39,6 +40,7 @@ def game_start(
     track = track or casual_track()
     engine_variant = get_variant(variant)
     normalized = engine_variant.normalize_options(track.options)
+    goal = goal_of(track.goal, engine_variant).as_json() if track.goal else {}
     # Winnable deals only (games.services.pool): a new casual deal comes from the pool;
     # a restart deals the same seed again and keeps its certificate.
     seed = track.seed
@@ -71,6 +73,7 @@ def game_start(
                 started_at=now,
                 last_action_at=now,
                 time_limit_seconds=track.time_limit_seconds,
+                goal=goal,
             )
             game.deadline_at = clock_deadline(
                 game, rules_limit=engine_variant.time_limit_seconds(state)

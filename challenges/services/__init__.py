@@ -1,0 +1,29 @@
+"""Every write of the daily challenges (docs/challenges.md)."""
+
+from challenges.services.making import (
+    challenge_build,
+    challenge_games,
+    challenges_day_make,
+    challenges_prepare_soon,
+)
+from challenges.services.playing import (
+    challenge_game_acted,
+    challenge_play,
+    challenge_track,
+    completion_record,
+    counts_for_stars,
+    month_of,
+)
+
+__all__ = [
+    "challenge_build",
+    "challenge_game_acted",
+    "challenge_games",
+    "challenge_play",
+    "challenge_track",
+    "challenges_day_make",
+    "challenges_prepare_soon",
+    "completion_record",
+    "counts_for_stars",
+    "month_of",
+]

@@ -1,0 +1,115 @@
+"""Playing a challenge and recording its completion.
+
+A challenge's games are on its own track, with its goal: the move that first meets the
+goal sets the game's ``goal_met_at`` (games.services.actions) and, in the same
+transaction, the action hook here records the completion, once per player and
+challenge whatever races it (the database's unique constraint, ON CONFLICT DO NOTHING).
+Stars count in the challenge's month: a goal met after that month is over is a
+practice game (docs/challenges.md)."""
+
+import logging
+from datetime import date, datetime
+from functools import partial
+from types import MappingProxyType
+
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils.module_loading import import_string
+
+from challenges.errors import ChallengeRefused
+from challenges.models import Challenge, Completion
+from games.models import Game
+from games.selectors import game_active_on_track
+from games.services import game_start
+from games.tracks import Track
+
+logger = logging.getLogger(__name__)
+
+
+def month_of(day: date) -> date:
+    """The first day of the day's month: what a month's stars are counted by."""
+    return day.replace(day=1)
+
+
+def counts_for_stars(*, challenge: Challenge, day: date) -> bool:
+    """Whether a goal met on `day` earns the challenge's stars: from its own day to the
+    end of its month."""
+    return challenge.date <= day and month_of(challenge.date) == month_of(day)
+
+
+def challenge_track(*, challenge: Challenge) -> Track:
+    return Track(
+        kind=Game.Track.CHALLENGE,
+        ref=challenge.track_ref,
+        seed=challenge.seed,
+        options=MappingProxyType(dict(challenge.options)),
+        goal=MappingProxyType(dict(challenge.goal)),
+    )
+
+
+def challenge_play(*, player: User, challenge_id: int, today: date) -> Game:
+    """The player's game of the challenge: the one in progress, or a new deal of it.
+    A challenge of a later day is not open yet (ChallengeRefused)."""
+    challenge = Challenge.objects.filter(id=challenge_id).first()
+    if challenge is None:
+        raise Challenge.DoesNotExist("No such challenge")
+    if challenge.date > today:
+        raise ChallengeRefused(f"This challenge opens on {challenge.date:%d %B %Y} (UTC).")
+    active = game_active_on_track(
+        player=player,
+        variant=challenge.variant,
+        track=Game.Track.CHALLENGE,
+        ref=challenge.track_ref,
+    )
+    if active is not None:
+        return active
+    return game_start(
+        player=player,
+        variant=challenge.variant,
+        track=challenge_track(challenge=challenge),
+        abandon_active=False,
+    )
+
+
+def challenge_game_acted(*, game: Game) -> None:
+    """GAME_ACTION_HOOKS: record the completion of the challenge whose goal this action
+    met. Returns at once for every other action."""
+    if game.track != Game.Track.CHALLENGE or not game.goal_met_now or game.goal_met_at is None:
+        return
+    completion_record(game=game, met_at=game.goal_met_at)
+
+
+def completion_record(*, game: Game, met_at: datetime) -> None:
+    """Record that the game met its challenge's goal at `met_at`, once per player and
+    challenge; the tasks that follow a completion (the month's badges) are enqueued on
+    commit. A goal met after the challenge's month earns nothing."""
+    challenge = Challenge.objects.only("id", "date", "difficulty").get(id=int(game.track_ref))
+    if not counts_for_stars(challenge=challenge, day=met_at.date()):
+        return
+    Completion.objects.bulk_create(
+        [
+            Completion(
+                challenge=challenge,
+                player_id=game.player_id,
+                game=game,
+                stars=challenge.stars,
+                month=month_of(challenge.date),
+                completed_at=met_at,
+            )
+        ],
+        ignore_conflicts=True,
+    )
+    transaction.on_commit(
+        partial(_completed_dispatch, player_id=game.player_id, month=month_of(challenge.date))
+    )
+
+
+def _completed_dispatch(*, player_id: int, month: date) -> None:
+    for task_path in settings.CHALLENGE_COMPLETED_TASKS:
+        try:
+            import_string(task_path).delay(player_id, month.isoformat())
+        except Exception:
+            # A broker that is down never fails the move: the catch-up task evaluates
+            # the month's badges again.
+            logger.warning("could not enqueue %s for player %s", task_path, player_id)
