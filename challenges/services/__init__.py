@@ -12,7 +12,6 @@ from challenges.services.playing import (
     challenge_track,
     completion_record,
     counts_for_stars,
-    month_of,
 )
 
 __all__ = [
@@ -25,5 +24,4 @@ __all__ = [
     "challenges_prepare_soon",
     "completion_record",
     "counts_for_stars",
-    "month_of",
 ]

@@ -19,17 +19,13 @@ from django.utils.module_loading import import_string
 
 from challenges.errors import ChallengeRefused
 from challenges.models import Challenge, Completion
+from challenges.selectors import month_of
 from games.models import Game
 from games.selectors import game_active_on_track
 from games.services import game_start
 from games.tracks import Track
 
 logger = logging.getLogger(__name__)
-
-
-def month_of(day: date) -> date:
-    """The first day of the day's month: what a month's stars are counted by."""
-    return day.replace(day=1)
 
 
 def counts_for_stars(*, challenge: Challenge, day: date) -> bool:
