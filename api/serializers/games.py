@@ -9,6 +9,13 @@ from games.models import Game
 from games.selectors import Board
 
 
+class BoardGoalSerializer(serializers.Serializer[Any]):
+    words = serializers.CharField(help_text="The goal in plain words.")
+    progress = serializers.CharField(help_text="Where the game stands: 'Sevens ...: 1 of 2'.")
+    met = serializers.BooleanField(help_text="The game met the goal (it stays met).")
+    failed = serializers.BooleanField(help_text="This game can no longer meet it.")
+
+
 class GameStateSerializer(serializers.Serializer[Board]):
     id = serializers.UUIDField()
     variant = serializers.CharField(help_text="The game's key (klondike, spike, ...).")
@@ -57,6 +64,10 @@ class GameStateSerializer(serializers.Serializer[Board]):
     started_at = serializers.DateTimeField()
     last_action_at = serializers.DateTimeField()
     finished_at = serializers.DateTimeField(allow_null=True)
+    goal = BoardGoalSerializer(
+        allow_null=True,
+        help_text="A daily challenge's goal and the game's progress; null for other games.",
+    )
 
     @extend_schema_field(serializers.UUIDField(allow_null=True))
     def get_match_id(self, board: Board) -> str | None:

@@ -43,6 +43,7 @@ STATE_FIELDS = {
     "started_at",
     "last_action_at",
     "finished_at",
+    "goal",
 }
 
 
