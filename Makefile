@@ -32,6 +32,7 @@ install-dev: $(UV)
 run: install
 	$(VENV_PY) manage.py migrate --no-input
 	$(VENV_PY) manage.py daily_deals_certify
+	$(VENV_PY) manage.py challenges_make
 	$(VENV_PY) manage.py arena_demo_user --host $(HOST) --port $(PORT)
 	$(VENV_PY) manage.py runserver $(HOST):$(PORT)
 
