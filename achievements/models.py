@@ -16,6 +16,11 @@ class Award(models.Model):
     inserted with ON CONFLICT DO NOTHING, so an evaluation that runs twice, or
     again after a crash, adds nothing. A repeatable badge's count is its number
     of rows.
+
+    A monthly badge (declarations.MONTHLY_ACHIEVEMENTS) is repeatable and stored
+    with its `period`, the month it was earned for: a third partial constraint
+    keeps it to one row per player and month, whichever game earned it and
+    however many evaluations of that month race.
     """
 
     player = models.ForeignKey(
@@ -33,7 +38,15 @@ class Award(models.Model):
         related_name="awards",
         help_text="The game that earned it (kept empty only if that game is deleted).",
     )
-    earned_at = models.DateTimeField(help_text="When the earning game closed.")
+    period = models.CharField(
+        max_length=7,
+        blank=True,
+        default="",
+        help_text="The month a monthly badge was earned for (2026-12); empty for any other.",
+    )
+    earned_at = models.DateTimeField(
+        help_text="When the earning game closed (a monthly badge: the completion that earned it)."
+    )
     awarded_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -48,6 +61,11 @@ class Award(models.Model):
                 fields=["player", "code", "game"],
                 condition=Q(repeatable=True),
                 name="one_award_per_player_achievement_and_game",
+            ),
+            models.UniqueConstraint(
+                fields=["player", "code", "period"],
+                condition=~Q(period=""),
+                name="one_award_per_player_achievement_and_period",
             ),
         ]
         indexes = [models.Index(fields=["player", "code"], name="award_player_code_idx")]
