@@ -10,12 +10,20 @@ Declaring a new one is all it takes: the next catch-up task
 (`achievements_catch_up_task`, on the beat) evaluates every past game for it.
 A game that lands later gets its first-win and no-undo badges from its spec
 (games/specs.py, `generic_badges`).
+
+The monthly challenge badges are declared apart (MONTHLY_ACHIEVEMENTS): their
+rule reads a player's month of daily challenges, not a game, so neither the
+evaluation of a closed game nor the backfill runs them; a completion's task
+(`challenge_month_awards_task`) and the catch-up do. Each is earned once per
+player and month, every month anew.
 """
 
 from dataclasses import dataclass
 
 from achievements import rules
+from achievements.monthly import MonthRule, month_rule
 from achievements.rules import Rule
+from challenges.stars import MONTH_THRESHOLDS
 from games.specs import game_specs
 
 
@@ -28,6 +36,19 @@ class Achievement:
     icon: str
     rule: Rule
     repeatable: bool = False
+
+
+@dataclass(frozen=True)
+class MonthlyAchievement:
+    """A badge of a month of daily challenges, for all games."""
+
+    code: str
+    title: str
+    description: str
+    icon: str
+    rule: MonthRule
+    game: None = None
+    repeatable: bool = True
 
 
 # The games with a first-win and a no-undo badge (games.specs): key and name.
@@ -191,9 +212,33 @@ ACHIEVEMENTS: tuple[Achievement, ...] = (
 # Judged again when a match settles (achievements.services.match_achievements_evaluate).
 MATCH_ACHIEVEMENT_CODES = ("first-match-win", "sprint-clear", "duel-won-by-100")
 
+
+def _monthly_description(stars: int | None) -> str:
+    if stars is None:
+        return "Complete every daily challenge of a month."
+    return f"Earn {stars} daily challenge stars in one month."
+
+
+# Bronze, silver, gold and perfect, from the thresholds the challenges page shows.
+MONTHLY_ACHIEVEMENTS: tuple[MonthlyAchievement, ...] = tuple(
+    MonthlyAchievement(
+        code=f"challenges-{threshold.badge}",
+        title=f"{threshold.title} challenger",
+        description=_monthly_description(threshold.stars),
+        icon=f"challenges-{threshold.badge}",
+        rule=month_rule(threshold),
+    )
+    for threshold in MONTH_THRESHOLDS
+)
+
 BY_CODE: dict[str, Achievement] = {achievement.code: achievement for achievement in ACHIEVEMENTS}
-if len(BY_CODE) != len(ACHIEVEMENTS):
+MONTHLY_BY_CODE: dict[str, MonthlyAchievement] = {
+    achievement.code: achievement for achievement in MONTHLY_ACHIEVEMENTS
+}
+if len(BY_CODE) != len(ACHIEVEMENTS) or len(MONTHLY_BY_CODE) != len(MONTHLY_ACHIEVEMENTS):
     raise RuntimeError("Two achievements share a code")
+if BY_CODE.keys() & MONTHLY_BY_CODE.keys():
+    raise RuntimeError("A monthly achievement shares its code with another")
 
 
 def achievement_for(code: str) -> Achievement | None:

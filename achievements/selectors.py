@@ -1,18 +1,28 @@
 """Reads for achievements: the facts a closed game is judged from, a player's
-badges, and the badges a game earned (the finish toast)."""
+month of challenges, a player's badges, and the badges a game earned (the
+finish toast)."""
 
 import logging
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any
 from uuid import UUID
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
 from django.db.models import Count, Max, Min
 
-from achievements.declarations import ACHIEVEMENTS, Achievement, achievement_for
+from achievements.declarations import (
+    ACHIEVEMENTS,
+    MONTHLY_ACHIEVEMENTS,
+    Achievement,
+    MonthlyAchievement,
+    achievement_for,
+)
 from achievements.models import Award, Evaluation
+from achievements.monthly import MonthCompletion, month_of_period
 from achievements.rules import GameFacts
+from challenges.models import Completion
+from challenges.selectors import month_of
 from games.engine import EngineError, get_variant
 from games.models import Game
 from leaderboards.models import Result
@@ -102,6 +112,19 @@ def game_facts(*, game: Game, player: User | None = None) -> GameFacts:
     )
 
 
+def month_completions(*, player_id: int, month: date) -> list[MonthCompletion]:
+    """The player's completions of the month's challenges in the order they happened."""
+    rows = (
+        Completion.objects.filter(player_id=player_id, month=month_of(month))
+        .order_by("completed_at", "id")
+        .values_list("game_id", "stars", "completed_at")
+    )
+    return [
+        MonthCompletion(game_id=game_id, stars=stars, completed_at=completed_at)
+        for game_id, stars, completed_at in rows
+    ]
+
+
 @dataclass(frozen=True)
 class Badge:
     """An achievement as a player holds it: how many times, first and last."""
@@ -115,17 +138,40 @@ class Badge:
     count: int
     first_earned_at: datetime
     last_earned_at: datetime
+    months: tuple[date, ...] = ()
+    """The months a monthly badge was earned for, the latest first (empty for others)."""
+
+
+@dataclass
+class _Held:
+    count: int
+    first: datetime
+    last: datetime
+    months: list[date]
 
 
 def badges_for_player(*, player: AbstractBaseUser) -> list[Badge]:
-    """The player's badges in declaration order (achievements no longer declared
-    are left out)."""
+    """The player's badges in declaration order, the monthly ones last (achievements
+    no longer declared are left out). One query: a monthly badge's months are its
+    periods."""
     rows = (
         Award.objects.filter(player_id=player.pk)
-        .values("code")
+        .values("code", "period")
         .annotate(count=Count("id"), first=Min("earned_at"), last=Max("earned_at"))
+        .order_by()
     )
-    held = {row["code"]: row for row in rows}
+    held: dict[str, _Held] = {}
+    for row in rows:
+        known = held.get(row["code"])
+        if known is None:
+            known = held[row["code"]] = _Held(row["count"], row["first"], row["last"], [])
+        else:
+            known.count += row["count"]
+            known.first = min(known.first, row["first"])
+            known.last = max(known.last, row["last"])
+        if row["period"]:
+            known.months.append(month_of_period(row["period"]))
+    declared: list[Achievement | MonthlyAchievement] = [*ACHIEVEMENTS, *MONTHLY_ACHIEVEMENTS]
     return [
         Badge(
             code=achievement.code,
@@ -134,11 +180,12 @@ def badges_for_player(*, player: AbstractBaseUser) -> list[Badge]:
             game=achievement.game,
             icon=achievement.icon,
             repeatable=achievement.repeatable,
-            count=held[achievement.code]["count"],
-            first_earned_at=held[achievement.code]["first"],
-            last_earned_at=held[achievement.code]["last"],
+            count=held[achievement.code].count,
+            first_earned_at=held[achievement.code].first,
+            last_earned_at=held[achievement.code].last,
+            months=tuple(sorted(held[achievement.code].months, reverse=True)),
         )
-        for achievement in ACHIEVEMENTS
+        for achievement in declared
         if achievement.code in held
     ]
 

@@ -10,26 +10,44 @@ import logging
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from functools import partial
 from uuid import UUID
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import (
+    Case,
+    Count,
+    F,
+    IntegerField,
+    OuterRef,
+    Q,
+    Subquery,
+    Sum,
+    Value,
+    When,
+)
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from achievements.declarations import (
     ACHIEVEMENTS,
     BY_CODE,
     MATCH_ACHIEVEMENT_CODES,
+    MONTHLY_ACHIEVEMENTS,
+    MONTHLY_BY_CODE,
     Achievement,
 )
 from achievements.models import Award, Backfill, Evaluation
+from achievements.monthly import period_of
 from achievements.rules import GameFacts
-from achievements.selectors import game_facts
+from achievements.selectors import game_facts, month_completions
 from achievements.tasks import achievements_backfill_task
+from challenges.models import Challenge, Completion
+from challenges.selectors import month_end, month_facts, month_of, previous_month
 from games.models import Game
+from games.specs import game_keys
 from matches.models import Seat
 
 logger = logging.getLogger(__name__)
@@ -45,6 +63,8 @@ BACKFILL_BUDGET_SECONDS = 30.0
 BACKFILL_STALE_AFTER = timedelta(minutes=10)
 SWEEP_AFTER = timedelta(minutes=2)
 SWEEP_LIMIT = 500
+# Players' months judged again by one catch-up, at most (each month apart).
+MONTH_SWEEP_LIMIT = 500
 
 
 def _selected(codes: Iterable[str] | None) -> Sequence[Achievement]:
@@ -237,10 +257,98 @@ def _enqueue_backfill(*, codes: tuple[str, ...]) -> None:
         logger.warning("backfill of %s not enqueued; the next catch-up will", codes or "all")
 
 
+def challenge_month_awards_evaluate(*, player_id: int, month: date) -> list[str]:
+    """Judge the player's month of daily challenges for every monthly badge and award
+    those it earns, each with the completion that earned it (its game and time) and
+    the month as its period. Returns the codes whose rule the month meets (awarded now
+    or before). Idempotent, and derived from the Completion rows alone: a rerun, or
+    two racing for the same month, award each badge once."""
+    month = month_of(month)
+    facts = month_facts(player_id=player_id, month=month)
+    earned = [achievement for achievement in MONTHLY_ACHIEVEMENTS if achievement.rule(facts)]
+    if not earned:
+        return []
+    completions = month_completions(player_id=player_id, month=month)
+    awards = []
+    for achievement in earned:
+        completion = achievement.rule.earned_by(completions)
+        if completion is None:
+            # The facts and the rows were read apart: a completion deleted in between.
+            continue
+        awards.append(
+            Award(
+                player_id=player_id,
+                code=achievement.code,
+                repeatable=achievement.repeatable,
+                period=period_of(month),
+                game_id=completion.game_id,
+                earned_at=completion.completed_at,
+            )
+        )
+    Award.objects.bulk_create(awards, ignore_conflicts=True)
+    return [award.code for award in awards]
+
+
+def _months_missing_awards(*, month: date, limit: int) -> list[int]:
+    """The players whose completions of the month reach a monthly badge they do not
+    hold yet (at most `limit`, by id): each one judged drops out of the next run's
+    list, so a catch-up that stops at its limit is continued by the next. Perfect
+    counts as reachable once a player has completed as many challenges as a fully
+    made month holds; the evaluation decides."""
+    end = month_end(month)
+    full_month = 3 * len(game_keys()) * end.day
+    made = Challenge.objects.filter(date__gte=month, date__lte=end).count()
+    held = (
+        Award.objects.filter(
+            player_id=OuterRef("player_id"), code__in=MONTHLY_BY_CODE, period=period_of(month)
+        )
+        .order_by()
+        .values("player_id")
+        .annotate(held=Count("id"))
+        .values("held")
+    )
+    reachable = [
+        Case(When(stars__gte=achievement.rule.stars, then=Value(1)), default=Value(0))
+        for achievement in MONTHLY_ACHIEVEMENTS
+        if achievement.rule.stars is not None
+    ]
+    if made >= full_month:
+        reachable.append(
+            Case(When(completed__gte=made, then=Value(1)), default=Value(0)),
+        )
+    reached = sum(reachable[1:], reachable[0])
+    rows = (
+        Completion.objects.filter(month=month)
+        .values("player_id")
+        .annotate(stars=Sum("stars"), completed=Count("id"))
+        .annotate(
+            reached=reached,
+            held=Coalesce(Subquery(held, output_field=IntegerField()), 0),
+        )
+        .filter(reached__gt=F("held"))
+        .order_by("player_id")
+        .values_list("player_id", flat=True)
+    )
+    return list(rows[:limit])
+
+
+def challenge_months_catch_up(*, today: date, limit: int = MONTH_SWEEP_LIMIT) -> int:
+    """Judge the current and the previous month again for the players whose
+    completions there reach a badge they do not hold (a lost task). Returns the
+    players' months judged."""
+    judged = 0
+    for month in (month_of(today), previous_month(today)):
+        for player_id in _months_missing_awards(month=month, limit=limit):
+            challenge_month_awards_evaluate(player_id=player_id, month=month)
+            judged += 1
+    return judged
+
+
 def achievements_catch_up(*, now: datetime | None = None) -> dict[str, int]:
     """What the beat runs: start (or continue) the backfill of achievements whose
-    backfill is not complete, then judge closed games whose own task never
-    committed (a broker that was down, a task lost). Returns what it did."""
+    backfill is not complete, judge closed games whose own task never committed (a
+    broker that was down, a task lost), and the months of challenges whose task was
+    lost. Returns what it did."""
     moment = now or timezone.now()
     started = achievements_backfill_start(now=moment)
     cutoff = moment - SWEEP_AFTER
@@ -252,7 +360,12 @@ def achievements_catch_up(*, now: datetime | None = None) -> dict[str, int]:
     )
     for game_id in missed:
         achievements_evaluate(game_id=game_id)
-    return {"backfills_started": len(started), "swept_games": len(missed)}
+    months = challenge_months_catch_up(today=moment.astimezone(UTC).date())
+    return {
+        "backfills_started": len(started),
+        "swept_games": len(missed),
+        "swept_months": months,
+    }
 
 
 def match_achievements_evaluate(*, match_id: UUID) -> list[str]:

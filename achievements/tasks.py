@@ -3,6 +3,7 @@
 Each task imports its services inside its body (HackSoft's direction): the
 services enqueue these tasks on commit, and importing them costs no cycle."""
 
+from datetime import date
 from uuid import UUID
 
 from celery import shared_task
@@ -73,12 +74,13 @@ def achievements_backfill_task(*codes: str) -> int:
     time_limit=CATCH_UP_TIME_LIMIT,
 )
 def achievements_catch_up_task() -> dict[str, int]:
-    """On the beat: start or continue the backfills, judge games a lost task
-    missed. One at a time: a run that finds another still going does nothing."""
+    """On the beat: start or continue the backfills, judge games and months of
+    challenges a lost task missed. One at a time: a run that finds another still
+    going does nothing."""
     from achievements import services
 
     if not cache.add(CATCH_UP_LOCK, "1", CATCH_UP_LOCK_SECONDS):
-        return {"backfills_started": 0, "swept_games": 0}
+        return {"backfills_started": 0, "swept_games": 0, "swept_months": 0}
     try:
         return services.achievements_catch_up()
     finally:
@@ -101,3 +103,24 @@ def match_achievements_task(match_id: str) -> list[str]:
     from achievements import services
 
     return services.match_achievements_evaluate(match_id=UUID(match_id))
+
+
+@shared_task(
+    name="achievements.tasks.challenge_month_awards_task",
+    acks_late=True,
+    soft_time_limit=30,
+    time_limit=45,
+    autoretry_for=(DatabaseError,),
+    retry_backoff=5,
+    retry_backoff_max=300,
+    max_retries=10,
+)
+def challenge_month_awards_task(player_id: int, month: str) -> list[str]:
+    """Enqueued on commit when a player completes a challenge
+    (settings.CHALLENGE_COMPLETED_TASKS), with the first day of its month: the
+    month's badges judged (awards are idempotent)."""
+    from achievements import services
+
+    return services.challenge_month_awards_evaluate(
+        player_id=player_id, month=date.fromisoformat(month)
+    )

@@ -466,7 +466,7 @@ def test_a_newly_declared_achievement_is_backfilled_by_the_catch_up(player, monk
     with committed() as callbacks:
         done = achievements_catch_up_task.delay().get()
 
-    assert done == {"backfills_started": 1, "swept_games": 0}
+    assert done == {"backfills_started": 1, "swept_games": 0, "swept_months": 0}
     assert len(callbacks) == 1  # the backfill task, enqueued on commit
     assert award_rows(player) == sorted([*before, ("klondike-lost-one", games[0].id)])
     assert services.achievements_pending_backfill() == []
@@ -474,6 +474,7 @@ def test_a_newly_declared_achievement_is_backfilled_by_the_catch_up(player, monk
         assert achievements_catch_up_task.delay().get() == {
             "backfills_started": 0,
             "swept_games": 0,
+            "swept_months": 0,
         }
     assert callbacks == []
 
@@ -522,7 +523,7 @@ def test_the_catch_up_judges_closed_games_a_lost_task_missed(player):
 
     done = achievements_catch_up_task.delay().get()
 
-    assert done == {"backfills_started": 0, "swept_games": 1}
+    assert done == {"backfills_started": 0, "swept_games": 1, "swept_months": 0}
     assert Evaluation.objects.filter(game=missed).exists()
     assert not Evaluation.objects.filter(game=fresh).exists()
     assert "first-win-kingsley" in codes_of(player)
@@ -539,6 +540,7 @@ def test_the_catch_up_skips_while_another_run_holds_the_lock(player):
         assert achievements_catch_up_task.delay().get() == {
             "backfills_started": 0,
             "swept_games": 0,
+            "swept_months": 0,
         }
     assert not Award.objects.exists()
     assert not Backfill.objects.exists()

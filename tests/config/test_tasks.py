@@ -66,6 +66,7 @@ def test_the_scheduled_and_the_on_close_tasks_are_registered_under_their_names()
     assert {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()} <= names
     assert set(settings.GAME_CLOSED_TASKS) <= names
     assert set(settings.MATCH_SETTLED_TASKS) <= names
+    assert set(settings.CHALLENGE_COMPLETED_TASKS) <= names
 
 
 def test_the_visibility_timeout_is_minutes_and_exceeds_every_hard_time_limit():
