@@ -13,16 +13,8 @@ without hints (docs/hints.md).
 """
 
 from dataclasses import dataclass
-from typing import Protocol
 
 MAX_KEY_BITS = 53
-
-
-class RankedFigures(Protocol):
-    won: bool
-    score: int
-    elapsed_ms: int
-    move_count: int
 
 
 @dataclass(frozen=True)
@@ -42,13 +34,14 @@ HINT_FREE = "hint_free"
 """The figure of the first key: 1 for a game played without a hint, else 0."""
 
 
-def _figure(result: RankedFigures, name: str) -> int:
+def _figure(result: object, name: str) -> int:
     if name == HINT_FREE:
         # A figures object without the count (one from before hints) has used none.
         return 0 if getattr(result, "hints_used", 0) else 1
-    if name == "elapsed_seconds":
-        return result.elapsed_ms // 1000
-    return int(getattr(result, name))
+    # Times are kept in milliseconds and ranked by the second.
+    seconds = name == "elapsed_seconds"
+    value = int(getattr(result, "elapsed_ms" if seconds else name))
+    return value // 1000 if seconds else value
 
 
 @dataclass(frozen=True)
@@ -77,7 +70,9 @@ class RankingRule:
         key of a bucket lies in [bucket << shift, (bucket + 1) << shift)."""
         return rank_key >> self.bucket_shift
 
-    def rank_key(self, result: RankedFigures) -> int:
+    def rank_key(self, result: object) -> int:
+        """The rank key of a result: any object with the rule's figures as attributes
+        (a game's result, a player's month of challenges)."""
         value = 0
         for key in self.keys:
             value = (value << key.bits) | key.encode(_figure(result, key.figure))
@@ -105,6 +100,20 @@ RANKING_RULES: dict[str, RankingRule] = {
             (
                 SortKey(HINT_FREE, True, 1),
                 SortKey("score", True, 26, lowest=-(1 << 25)),
+                SortKey("elapsed_seconds", False, 22),
+            ),
+            bucket_keys=2,
+        ),
+        # The monthly challenge leaderboard (challenges.leaderboard): a player's month
+        # is ranked on its score, the stars (at most 31 days of 30), and its elapsed
+        # time, from the month's start to the last star. A challenge game's hints rank
+        # nothing, so every month there is hint-free.
+        RankingRule(
+            "stars_last_star",
+            "without hints first, then more stars, then the earlier last star",
+            (
+                SortKey(HINT_FREE, True, 1),
+                SortKey("score", True, 12),
                 SortKey("elapsed_seconds", False, 22),
             ),
             bucket_keys=2,

@@ -3,6 +3,7 @@ site runs with it (and it answers), else straight from PostgreSQL."""
 
 import calendar
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
@@ -14,7 +15,7 @@ from django.db import connection
 from django.db.models import CharField, Exists, OuterRef, QuerySet, Sum
 from django.db.models.functions import Cast
 
-from games.engine import EngineError, get_variant, shuffled_deck
+from games.engine import EngineError, Variant, get_variant, shuffled_deck
 from games.models import Game
 from games.specs import TEMPLATE_PARTS, game_spec
 from leaderboards import redis_ranks
@@ -467,11 +468,10 @@ class ReplayMove:
     current: bool
 
 
-@dataclass(frozen=True)
-class ParReplay:
-    """The board after the first `step` moves of the solver's winning line."""
+@dataclass(frozen=True, kw_only=True)
+class LineReplay:
+    """The board after the first `step` moves of a stored line (a solver's)."""
 
-    deal: DailyDeal
     step: int
     last_step: int
     board: ReplayBoard
@@ -493,37 +493,43 @@ class ParReplay:
         return self.moves[self.step - 1].text if self.step > 0 else None
 
 
-def par_replay(*, deal: DailyDeal, step: int, today: date) -> ParReplay:
-    """The solver's line of a deal whose day is over, at `step` (held within 0 and
-    the line's length), from the engine's public view of that position. Raises
-    ReplayClosed while the deal is live or when it has no line."""
-    if deal.date >= today:
-        raise ReplayClosed("The solver's line is shown once the deal's day is over")
-    line = [str(move) for move in deal.solver_line]
-    if deal.verdict != DailyDeal.Verdict.WON or not line:
-        raise ReplayClosed("This deal has no certified line")
+@dataclass(frozen=True, kw_only=True)
+class ParReplay(LineReplay):
+    """The board after the first `step` moves of the solver's winning line."""
+
+    deal: DailyDeal
+
+
+def line_replay(
+    *,
+    variant: Variant[Any],
+    deck: Sequence[str],
+    options: dict[str, Any],
+    line: list[str],
+    step: int,
+) -> LineReplay:
+    """A line played from the deal of `deck` up to `step` (held within 0 and the
+    line's length), as the engine's public view of that position: no hidden card."""
     step = min(max(0, step), len(line))
-    variant = get_variant(deal.variant)
-    state = variant.deal(shuffled_deck(deal.seed), variant.normalize_options(deal.options))
+    state = variant.deal(deck, variant.normalize_options(options))
     error = None
     for index, text in enumerate(line[:step], start=1):
         try:
             state = variant.play(state, text).state
         except EngineError as refused:
-            # A line certified under older rules that no longer replays: say where.
+            # A line stored under older rules that no longer replays: say where.
             error = f"Move {index} ({text}) does not replay under today's rules: {refused}"
             step = index - 1
             break
-    spec = game_spec(deal.variant)
+    spec = game_spec(variant.key)
     templates = {part: spec.template(part) for part in TEMPLATE_PARTS} if spec else {}
     board = ReplayBoard(
-        variant=deal.variant,
+        variant=variant.key,
         variant_name=variant.name,
         public=variant.public_view(state),
         templates=templates,
     )
-    return ParReplay(
-        deal=deal,
+    return LineReplay(
         step=step,
         last_step=len(line),
         board=board,
@@ -534,3 +540,22 @@ def par_replay(*, deal: DailyDeal, step: int, today: date) -> ParReplay:
         ],
         error=error,
     )
+
+
+def par_replay(*, deal: DailyDeal, step: int, today: date) -> ParReplay:
+    """The solver's line of a deal whose day is over, at `step` (held within 0 and
+    the line's length), from the engine's public view of that position. Raises
+    ReplayClosed while the deal is live or when it has no line."""
+    if deal.date >= today:
+        raise ReplayClosed("The solver's line is shown once the deal's day is over")
+    line = [str(move) for move in deal.solver_line]
+    if deal.verdict != DailyDeal.Verdict.WON or not line:
+        raise ReplayClosed("This deal has no certified line")
+    replay = line_replay(
+        variant=get_variant(deal.variant),
+        deck=shuffled_deck(deal.seed),
+        options=deal.options,
+        line=line,
+        step=step,
+    )
+    return ParReplay(deal=deal, **vars(replay))
