@@ -124,7 +124,8 @@ def deal_again(connections: Connections, player: Player, index: int) -> None:
     if status != 204 or not location:
         raise RuntimeError(f"a new deal of {old.variant} was answered {status}")
     board = Board(variant=old.variant, game_id=location.rstrip("/").rsplit("/", 1)[1])
-    status, _, html = connections.send(player, "GET", location)
+    # As htmx follows HX-Location: the board alone, swapped in place of the old one.
+    status, _, html = connections.send(player, "GET", location, htmx=True)
     board_read(board, html)
     player.finished.append(old)
     player.boards[index] = board

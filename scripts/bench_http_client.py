@@ -96,8 +96,11 @@ class Connections:
         form: dict[str, str] | None = None,
         *,
         node: int | None = None,
+        htmx: bool = False,
     ) -> tuple[int, dict[str, str], str]:
-        """The player's request to `node`, or to the node after its last request's."""
+        """The player's request to `node`, or to the node after its last request's. A
+        POST is an htmx request, as the board's forms send it; a GET is one with `htmx`
+        (the board htmx fetches after a new deal's HX-Location), else a page."""
         if node is None:
             node = player.sent % len(self.nodes.ports)
             player.sent += 1
@@ -109,14 +112,14 @@ class Connections:
             "Host": f"127.0.0.1:{port}",
         }
         body = None
+        if htmx or method == "POST":
+            headers |= {"HX-Request": "true", "HX-Target": "board"}
         if method == "POST":
             body = urlencode(form or {})
             headers |= {
                 "Content-Type": "application/x-www-form-urlencoded",
                 "X-CSRFToken": player.csrf,
                 "Origin": f"http://127.0.0.1:{port}",
-                "HX-Request": "true",
-                "HX-Target": "board",
             }
         try:
             connection.request(method, path, body=body, headers=headers)
