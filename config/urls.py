@@ -18,6 +18,7 @@ urlpatterns = [
     path("achievements/", include("achievements.urls")),
     path("", include("games.urls")),
     path("", include("leaderboards.urls")),
+    path("challenges/", include("challenges.urls")),
     path("", include("matches.urls")),
     path("", include("core.urls")),
     path("admin/", admin.site.urls),

@@ -1,0 +1,108 @@
+"""The monthly challenge leaderboard: players ranked by their month's stars, then by
+the earlier time of their last star, through the leaderboards' ranking rule
+"stars_last_star" (leaderboards.ranking)."""
+
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import Max, Sum
+
+from challenges.models import Completion
+from challenges.selectors import month_of
+from leaderboards.ranking import RANKING_RULES
+
+PAGE_SIZE = 50
+RULE = RANKING_RULES["stars_last_star"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class MonthFigures:
+    """A player's month as the ranking rule reads it: its score is the stars, its
+    elapsed time runs from the month's start to the last star."""
+
+    score: int
+    elapsed_ms: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class MonthRow:
+    rank: int
+    player_id: int
+    username: str
+    stars: int
+    last_star_at: datetime
+    is_viewer: bool
+
+
+@dataclass(frozen=True, kw_only=True)
+class MonthBoard:
+    month: date
+    rows: list[MonthRow]
+    number: int
+    num_pages: int
+    total: int
+    viewer_row: MonthRow | None
+
+    @property
+    def has_previous(self) -> bool:
+        return self.number > 1
+
+    @property
+    def has_next(self) -> bool:
+        return self.number < self.num_pages
+
+    @property
+    def viewer_on_page(self) -> bool:
+        return any(row.is_viewer for row in self.rows)
+
+
+def month_leaderboard(*, month: date, page: int, viewer: AbstractBaseUser | None) -> MonthBoard:
+    """A page of the month's players (one query: the completions grouped by player).
+    Equal rank keys share a rank, the next rank counting every player before it."""
+    month = month_of(month)
+    start = datetime.combine(month, time.min, tzinfo=UTC)
+    totals = (
+        Completion.objects.filter(month=month)
+        .values("player_id", "player__username")
+        .annotate(stars=Sum("stars"), last=Max("completed_at"))
+    )
+    keyed = sorted(
+        (
+            (
+                RULE.rank_key(
+                    MonthFigures(
+                        score=row["stars"],
+                        elapsed_ms=int((row["last"] - start).total_seconds() * 1000),
+                    )
+                ),
+                row,
+            )
+            for row in totals
+        ),
+        key=lambda pair: (-pair[0], pair[1]["player__username"]),
+    )
+    viewer_id = viewer.pk if viewer is not None and viewer.is_authenticated else None
+    rows: list[MonthRow] = []
+    for position, (rank_key, row) in enumerate(keyed):
+        shared = position > 0 and rank_key == keyed[position - 1][0]
+        rows.append(
+            MonthRow(
+                rank=rows[-1].rank if shared else position + 1,
+                player_id=row["player_id"],
+                username=row["player__username"],
+                stars=row["stars"],
+                last_star_at=row["last"],
+                is_viewer=row["player_id"] == viewer_id,
+            )
+        )
+    num_pages = max(1, -(-len(rows) // PAGE_SIZE))
+    number = min(max(1, page), num_pages)
+    return MonthBoard(
+        month=month,
+        rows=rows[(number - 1) * PAGE_SIZE : number * PAGE_SIZE],
+        number=number,
+        num_pages=num_pages,
+        total=len(rows),
+        viewer_row=next((row for row in rows if row.is_viewer), None),
+    )
