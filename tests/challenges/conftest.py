@@ -66,3 +66,36 @@ def play_line(*, game, player, line):
         outcome = game_move_play(game_id=game.id, player=player, move=move, revision=game.revision)
     game.refresh_from_db()
     return outcome
+
+
+@pytest.fixture
+def full_day(make_challenge):
+    """A day's fifteen challenges: Steps and Spike made by the solver on their fixed
+    seeds, the three other games' stored as they would be (a win goal each) without
+    their solver, whose search would take seconds: only the day's list reads them."""
+
+    def make(day: date = DAY) -> list[Challenge]:
+        made = [
+            make_challenge(variant=variant, difficulty=difficulty, day=day)
+            for variant in ("steps", "spike")
+            for difficulty in Challenge.Difficulty.values
+        ]
+        made += [
+            Challenge.objects.create(
+                date=day,
+                variant=variant,
+                difficulty=difficulty,
+                rules_version=1,
+                seed=f"stored-{variant}-{difficulty}",
+                goal={"kind": "win"},
+                proof_line=[],
+                line_length=100,
+                solver_nodes=1,
+                solve_ms=1,
+            )
+            for variant in ("klondike", "kingsley", "spiderette")
+            for difficulty in Challenge.Difficulty.values
+        ]
+        return made
+
+    return make
