@@ -16,7 +16,7 @@ else:
 
 @admin.register(Award)
 class AwardAdmin(AwardAdminBase):
-    list_display = ["code", "player", "repeatable", "earned_at", "awarded_at"]
+    list_display = ["code", "player", "repeatable", "period", "earned_at", "awarded_at"]
     list_filter = ["code", "repeatable"]
     search_fields = ["player__username", "code"]
     raw_id_fields = ["player", "game"]

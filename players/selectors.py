@@ -9,7 +9,9 @@ from datetime import date, datetime, timedelta
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
 
 from accounts.selectors import profile_for_user, user_for_username
+from achievements.declarations import MONTHLY_ACHIEVEMENTS, MonthlyAchievement
 from achievements.selectors import Badge, badges_for_player
+from challenges.selectors import month_of, month_stars
 from games.models import Game
 from games.selectors import GameStats, game_stats_for_player
 from games.specs import game_specs
@@ -54,6 +56,42 @@ class DailyCalendar:
 
 
 @dataclass(frozen=True)
+class ChallengeMonth:
+    """This month's daily challenge stars and the next star badge of the month."""
+
+    month: date
+    stars: int
+    next_badge: MonthlyAchievement | None
+    """The lowest star badge not reached yet; None once gold is."""
+    next_stars: int
+    """The stars that earn it (0 when there is none)."""
+    to_go: int
+    """Stars still missing for it (0 when there is none)."""
+
+
+def player_challenge_month(*, player: User, today: date) -> ChallengeMonth:
+    """The player's stars this month and how far the next monthly badge is (one query;
+    perfect, which needs the month's challenges counted, is the challenges page's)."""
+    month = month_of(today)
+    stars = month_stars(player=player, month=month)
+    ahead = [
+        (achievement.rule.stars, achievement)
+        for achievement in MONTHLY_ACHIEVEMENTS
+        if achievement.rule.stars is not None and achievement.rule.stars > stars
+    ]
+    if not ahead:
+        return ChallengeMonth(month=month, stars=stars, next_badge=None, next_stars=0, to_go=0)
+    threshold, next_badge = min(ahead, key=lambda pair: pair[0])
+    return ChallengeMonth(
+        month=month,
+        stars=stars,
+        next_badge=next_badge,
+        next_stars=threshold,
+        to_go=threshold - stars,
+    )
+
+
+@dataclass(frozen=True)
 class ProfilePage:
     """What the profile template receives. Everything but the name (and the
     owner's own flags) stays empty unless `stats_visible`."""
@@ -72,6 +110,8 @@ class ProfilePage:
     """The player's rating in each match mode played (matches.selectors)."""
     rating_charts: list[ScoreChart] = field(default_factory=list)
     recent_matches: list[Seat] = field(default_factory=list)
+    challenges: ChallengeMonth | None = None
+    """This month's challenge stars and badge progress (the page, not the API)."""
 
 
 @dataclass(frozen=True)
@@ -252,9 +292,9 @@ def profile_for_username(
 ) -> ProfilePage:
     """The profile page as `viewer` may see it: badges, statistics, the chart of
     recent results and the daily calendar (of `month`, this one by default), the
-    ratings with their charts and the recent matches. Without `with_page_sections`
-    only the badges and statistics are read (the API's profile; its matches and
-    ratings have their own endpoint).
+    ratings with their charts, the recent matches and this month's challenge stars.
+    Without `with_page_sections` only the badges and statistics are read (the API's
+    profile; its matches and ratings have their own endpoint).
 
     The owner always sees everything; anyone else only when the profile is
     public, and otherwise nothing but the name (nothing else is even read).
@@ -270,6 +310,7 @@ def profile_for_username(
     ratings: list[RatingView] = []
     rating_charts: list[ScoreChart] = []
     recent_matches: list[Seat] = []
+    challenges: ChallengeMonth | None = None
     if stats_visible:
         rows, overall = player_stats_rows(player=user)
         badges = badges_for_player(player=user)
@@ -279,6 +320,7 @@ def profile_for_username(
         ratings = player_ratings(player=user)
         rating_charts = player_rating_charts(player=user, ratings=ratings)
         recent_matches = list(match_history_for_player(player=user)[:RECENT_MATCHES])
+        challenges = player_challenge_month(player=user, today=today or today_utc())
     return ProfilePage(
         username=user.get_username(),
         member_since=user.date_joined,
@@ -293,4 +335,5 @@ def profile_for_username(
         ratings=ratings,
         rating_charts=rating_charts,
         recent_matches=recent_matches,
+        challenges=challenges,
     )
