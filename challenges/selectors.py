@@ -252,3 +252,9 @@ def days_with_challenges(*, month: date) -> list[date]:
 
 def previous_month(month: date) -> date:
     return month_of(month_of(month) - timedelta(days=1))
+
+
+def next_month_until(month: date, *, latest: date) -> date | None:
+    """The month after `month`, or None when it starts after `latest` (no page yet)."""
+    following = month_end(month) + timedelta(days=1)
+    return following if following <= latest else None

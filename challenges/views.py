@@ -1,6 +1,5 @@
 """The daily challenges' pages: thin views over the selectors and services."""
 
-from datetime import date, timedelta
 from itertools import groupby
 
 from django.contrib.auth.decorators import login_required
@@ -18,10 +17,6 @@ from core import params
 from core.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from games.rendering import board_part_html
 from leaderboards.periods import today_utc
-
-
-def _next_month(month: date) -> date:
-    return (month.replace(day=28) + timedelta(days=4)).replace(day=1)
 
 
 @require_GET
@@ -54,7 +49,7 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
         "practice": selectors.month_of(day) < selectors.month_of(today),
         "month": selectors.month_view(player=viewer, month=month, today=today),
         "previous_month": selectors.previous_month(month),
-        "next_month": _next_month(month) if _next_month(month) <= today else None,
+        "next_month": selectors.next_month_until(month, latest=today),
     }
     template = "challenges/home.html#day" if request.htmx else "challenges/home.html"
     return render(request, template, context)
@@ -120,7 +115,7 @@ def leaderboard(request: HtmxHttpRequest) -> HttpResponse:
         "board": board,
         "month": month,
         "previous_month": selectors.previous_month(month),
-        "next_month": _next_month(month) if _next_month(month) <= this_month else None,
+        "next_month": selectors.next_month_until(month, latest=this_month),
     }
     template = "challenges/leaderboard.html"
     return render(request, f"{template}#ranks" if request.htmx else template, context)
