@@ -5,6 +5,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TypeGuard
 
+from ..cards import RANKS, SUITS, is_card
 from ..errors import EngineError
 from ..notation import RESERVE_PLACES
 from ..variant import Json
@@ -16,6 +17,12 @@ DRAW_OPTION, BUFFERS_OPTION, RECYCLES_OPTION, RETRIEVAL_OPTION = (
     "retrieval",
 )
 OPTION_KEYS = (DRAW_OPTION, BUFFERS_OPTION, RECYCLES_OPTION, RETRIEVAL_OPTION)
+FOUNDATIONS_OPTION, RESERVES_OPTION = "foundations", "reserves"
+LAYOUT_KEYS = (FOUNDATIONS_OPTION, RESERVES_OPTION)
+"""A starting layout that differs from the plain deal (a Codex scenario's): cards dealt
+onto the foundations, cards dealt into reserve slots. Stored only when set, so the
+options of a plain deal stay the four above."""
+TABLEAU_CARDS = 28
 DRAW_CHOICES = (1, 3)
 MAX_BUFFERS = len(RESERVE_PLACES)
 MAX_RECYCLES = 99
@@ -31,14 +38,40 @@ class StepsOptions:
     recycles: int = 3
     """How many times the waste may be turned back into the stock."""
     retrieval: bool = False
+    foundations: tuple[int, ...] = (0,) * len(SUITS)
+    """Cards dealt onto each foundation (suit order S, H, D, C), from the ace up."""
+    reserves: tuple[str | None, ...] = (None,) * MAX_BUFFERS
+    """The card dealt into each reserve slot r1..r4, or None."""
+
+    @property
+    def has_layout(self) -> bool:
+        return any(self.foundations) or any(card is not None for card in self.reserves)
+
+    def placed_cards(self) -> tuple[str, ...]:
+        """The cards the layout deals onto the foundations and into the slots."""
+        built = tuple(
+            RANKS[rank] + suit
+            for suit, height in zip(SUITS, self.foundations, strict=True)
+            for rank in range(height)
+        )
+        return built + tuple(card for card in self.reserves if card is not None)
 
     def as_json(self) -> Json:
-        return {
+        data: Json = {
             DRAW_OPTION: self.draw,
             BUFFERS_OPTION: self.buffers,
             RECYCLES_OPTION: self.recycles,
             RETRIEVAL_OPTION: self.retrieval,
         }
+        if any(self.foundations):
+            data[FOUNDATIONS_OPTION] = {
+                suit: height for suit, height in zip(SUITS, self.foundations, strict=True) if height
+            }
+        if any(card is not None for card in self.reserves):
+            data[RESERVES_OPTION] = {
+                RESERVE_PLACES[slot]: card for slot, card in enumerate(self.reserves) if card
+            }
+        return data
 
 
 DEFAULT_OPTIONS = StepsOptions()
@@ -54,11 +87,11 @@ def options_of(options: Mapping[str, object] | None) -> StepsOptions:
         return DEFAULT_OPTIONS
     if not isinstance(options, Mapping):
         raise EngineError(f"Options must be an object, not {type(options).__name__}")
-    unknown = [key for key in options if key not in OPTION_KEYS]
+    unknown = [key for key in options if key not in (*OPTION_KEYS, *LAYOUT_KEYS)]
     if unknown:
         raise EngineError(
             f"Steps has no option(s) {', '.join(map(repr, unknown))}; "
-            f"the options are {', '.join(OPTION_KEYS)}"
+            f"the options are {', '.join((*OPTION_KEYS, *LAYOUT_KEYS))}"
         )
     draw = options.get(DRAW_OPTION, DEFAULT_OPTIONS.draw)
     if not whole(draw) or draw not in DRAW_CHOICES:
@@ -77,7 +110,57 @@ def options_of(options: Mapping[str, object] | None) -> StepsOptions:
     retrieval = options.get(RETRIEVAL_OPTION, DEFAULT_OPTIONS.retrieval)
     if not isinstance(retrieval, bool):
         raise EngineError(f"The retrieval option is true or false, not {retrieval!r}")
-    return StepsOptions(draw=draw, buffers=buffers, recycles=recycles, retrieval=retrieval)
+    foundations = _foundations_of(options.get(FOUNDATIONS_OPTION, {}))
+    reserves = _reserves_of(options.get(RESERVES_OPTION, {}), buffers)
+    chosen = StepsOptions(
+        draw=draw,
+        buffers=buffers,
+        recycles=recycles,
+        retrieval=retrieval,
+        foundations=foundations,
+        reserves=reserves,
+    )
+    placed = chosen.placed_cards()
+    if len(set(placed)) != len(placed):
+        raise EngineError("A card the layout deals onto a foundation cannot be in a slot too")
+    if len(placed) > len(RANKS) * len(SUITS) - TABLEAU_CARDS:
+        raise EngineError(
+            f"The layout places {len(placed)} cards: the tableau still needs {TABLEAU_CARDS}"
+        )
+    return chosen
+
+
+def _foundations_of(value: object) -> tuple[int, ...]:
+    if not isinstance(value, Mapping):
+        raise EngineError("The foundations option maps suits (S, H, D, C) to cards dealt on them")
+    unknown = [suit for suit in value if suit not in SUITS]
+    if unknown:
+        raise EngineError(f"The foundations option has no suit {', '.join(map(repr, unknown))}")
+    heights = []
+    for suit in SUITS:
+        height = value.get(suit, 0)
+        if not whole(height) or not 0 <= height <= len(RANKS):
+            raise EngineError(
+                f"The {suit} foundation is dealt 0 to 13 cards from the ace up, not {height!r}"
+            )
+        heights.append(height)
+    return tuple(heights)
+
+
+def _reserves_of(value: object, buffers: int) -> tuple[str | None, ...]:
+    if not isinstance(value, Mapping):
+        raise EngineError("The reserves option maps slots (r1 to r4) to the card dealt there")
+    slots: list[str | None] = [None] * MAX_BUFFERS
+    for place, card in value.items():
+        if place not in RESERVE_PLACES:
+            raise EngineError(f"The reserves option has no slot {place!r}: the slots are r1-r4")
+        slot = RESERVE_PLACES.index(place)
+        if slot >= buffers:
+            raise EngineError(f"Slot {place} is closed: {slots_message(buffers)}")
+        if not is_card(card):
+            raise EngineError(f"The card dealt into {place} is a card code, not {card!r}")
+        slots[slot] = card
+    return tuple(slots)
 
 
 def slots_message(buffers: int) -> str:

@@ -2,11 +2,20 @@
 foundation retrieval as extra places and moves, the action points as its tally, the
 Architect Ledger as its score and Stagnation Lockout as its loss."""
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from ..cards import RANK_VALUE, SUIT_INDEX, SUITS, card_name, card_of, is_card, suit_name
+from ..cards import (
+    RANK_VALUE,
+    SUIT_INDEX,
+    SUITS,
+    card_name,
+    card_of,
+    is_card,
+    suit_name,
+    validate_deck,
+)
 from ..errors import EngineError
 from ..klondike_family import (
     KING,
@@ -20,6 +29,7 @@ from ..klondike_family import (
     pile_refusal,
     placement_problem,
 )
+from ..layouts import deal_seven_piles
 from ..notation import (
     FOUNDATION,
     FOUNDATION_SOURCES,
@@ -36,7 +46,7 @@ from ..tableau import PILE_INDEX, Pile, lift, replace_pile, turn_down, turn_up
 from ..variant import LOST, Json, Step, Variant
 from .ledger import ledger, ledger_lines, move_points, time_bonus
 from .lost import LOST_REASON, is_locked_out, lockout_verdict
-from .options import MAX_BUFFERS, OPTION_KEYS, StepsOptions, options_of, slots_message, whole
+from .options import MAX_BUFFERS, OPTION_KEYS, options_of, slots_message, whole
 from .state import (
     EMPTY_RESERVES,
     FOUNDATION_SOURCE_INDEX,
@@ -98,7 +108,28 @@ class Steps(KlondikeFamily[StepsState]):
         options: Json,
     ) -> StepsState:
         return StepsState(
-            tableau=tableau, foundations=foundations, stock=stock, options=StepsOptions(**options)
+            tableau=tableau,
+            foundations=foundations,
+            stock=stock,
+            options=options_of(options),
+            reserves=options_of(options).reserves,
+        )
+
+    def deal(self, deck: Sequence[str], options: Mapping[str, object] | None = None) -> StepsState:
+        """The family's deal; with a starting layout (a Codex scenario's options), the
+        cards it places are dealt onto the foundations and into the slots first, and the
+        rest of the deck, in its order, makes the tableau and the stock."""
+        normalized = self.normalize_options(options)
+        chosen = options_of(normalized)
+        if not chosen.has_layout:
+            return super().deal(deck, normalized)
+        placed = set(chosen.placed_cards())
+        layout = deal_seven_piles([card for card in validate_deck(deck) if card not in placed])
+        return self.start(
+            tableau=tuple(Pile(pile.down, (pile.top,)) for pile in layout.piles),
+            foundations=chosen.foundations,
+            stock=layout.stock,
+            options=normalized,
         )
 
     def cards_per_draw(self, state: StepsState) -> int:
@@ -500,7 +531,7 @@ class Steps(KlondikeFamily[StepsState]):
         waste: tuple[str, ...],
     ) -> StepsState:
         given = data["options"]
-        if not isinstance(given, Mapping) or set(given) != set(OPTION_KEYS):
+        if not isinstance(given, Mapping) or not set(OPTION_KEYS) <= set(given):
             raise EngineError(
                 f"A Steps snapshot's options must give {', '.join(OPTION_KEYS)}, all four"
             )
@@ -517,7 +548,11 @@ class Steps(KlondikeFamily[StepsState]):
         if not whole(points):
             raise EngineError("The action points must be a whole number")
         uses = data["reserve_uses"]
-        held = sum(card is not None for card in reserves)
+        # A card the layout dealt into a slot, and still there, was put there by no move.
+        held = sum(
+            card is not None and card != dealt
+            for card, dealt in zip(reserves, options.reserves, strict=True)
+        )
         if not is_count(uses) or uses < held:
             raise EngineError(
                 "The reserve uses must be a whole number, at least the cards in the slots"
