@@ -21,6 +21,7 @@ class Game(models.Model):
         DAILY = "daily", "Daily deal"
         MATCH = "match", "Match"
         CHALLENGE = "challenge", "Daily challenge"
+        SCENARIO = "scenario", "Codex scenario"
 
     class Status(models.TextChoices):
         ACTIVE = "active", "In progress"
@@ -94,6 +95,12 @@ class Game(models.Model):
     )
     hints_used = models.PositiveIntegerField(
         default=0, help_text="How many hints the player asked for (games.services.game_hint)."
+    )
+    undo_limit = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="Moves that may be taken back, as the track's handicap sets (a Codex "
+        "scenario's undo allowance); empty for no limit.",
     )
     goal = models.JSONField(
         default=dict,

@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from core import params
 from games.clock import clock_elapsed_seconds, clock_pending_gap_seconds, clock_remaining_seconds
+from games.codex import ScenarioDashboard, scenario_dashboard
 from games.engine import Move, Variant, format_move, suit_of
 from games.engine.goals import goal_description
 from games.goals import game_goal, game_goal_progress
@@ -94,6 +95,10 @@ class Board:
     last_action_at: datetime | None = None
     finished_at: datetime | None = None
     goal: "BoardGoal | None" = None
+    undos_left: int | None = None
+    """Moves that may still be taken back, where the track limits them; None for no limit."""
+    scenario: "ScenarioDashboard | None" = None
+    """A Codex scenario's game: its Architect Dashboard (games.codex)."""
 
     @property
     def time_deduction(self) -> int:
@@ -255,7 +260,10 @@ def game_board(
         elapsed_seconds=elapsed_seconds,
         clock_headroom_seconds=int(settings.GAME_IDLE_GAP_CAP_SECONDS - gap),
         is_active=game.is_active,
-        can_undo=game.is_active and bool(game.move_log),
+        can_undo=game.is_active
+        and bool(game.move_log)
+        and (game.undo_limit is None or game.undo_count < game.undo_limit),
+        undos_left=None if game.undo_limit is None else max(0, game.undo_limit - game.undo_count),
         is_practice_restart=game.restart_of_id is not None,
         daily_label=_daily_label(game),
         public=public,
@@ -283,6 +291,11 @@ def game_board(
         last_action_at=game.last_action_at,
         finished_at=game.finished_at,
         goal=_board_goal(game, variant, state) if game.goal else None,
+        scenario=(
+            scenario_dashboard(game=game, public=public)
+            if game.track == Game.Track.SCENARIO
+            else None
+        ),
     )
 
 

@@ -29,6 +29,8 @@ class Track:
     """Whether the game's result goes on the leaderboards (a daily deal's first attempt)."""
     time_limit_seconds: int | None = None
     """A clock the track sets on its games (games.clock), whatever the rules say."""
+    undo_limit: int | None = None
+    """Moves a game of the track may take back (a Codex scenario's undo allowance)."""
     goal: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     """The goal the track sets its games (a daily challenge's, games.engine.goals): the
     board shows its progress and the game records when it is first met."""
@@ -43,6 +45,8 @@ class Track:
             raise ValueError("A casual game has no track reference")
         if self.time_limit_seconds is not None and self.time_limit_seconds <= 0:
             raise ValueError("A track's time limit is a positive number of seconds")
+        if self.undo_limit is not None and self.undo_limit < 0:
+            raise ValueError("A track's undo limit is a whole number from 0 up")
 
 
 def casual_track(*, options: Mapping[str, Any] | None = None, seed: str | None = None) -> Track:
@@ -59,5 +63,6 @@ def track_of(game: Game, *, ranked: bool = False) -> Track:
         options=MappingProxyType(dict(game.options)),
         ranked=ranked,
         time_limit_seconds=game.time_limit_seconds,
+        undo_limit=game.undo_limit,
         goal=MappingProxyType(dict(game.goal)),
     )

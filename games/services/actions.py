@@ -43,6 +43,15 @@ class ActionOutcome:
 
 
 TIME_UP_MESSAGE = "Time is up: the game closed with the score it had."
+
+
+def undo_limit_message(limit: int) -> str:
+    if limit == 0:
+        return "This game allows no move to be taken back."
+    taken = "move" if limit == 1 else "moves"
+    return f"This game allows {limit} {taken} taken back, and all are used."
+
+
 NOT_A_GAME_MESSAGE = "This board is played on its match's page."
 
 
@@ -226,6 +235,8 @@ def game_move_undo(*, game_id: UUID, player: User, revision: int) -> ActionOutco
     def undo(game: Game, variant: Variant[Any], now: datetime) -> ActionOutcome:
         if not game.move_log:
             raise MoveRefused("There is no move to undo.")
+        if game.undo_limit is not None and game.undo_count >= game.undo_limit:
+            raise MoveRefused(undo_limit_message(game.undo_limit))
         record = game.undo_log.pop()
         game.move_log.pop()
         game.undo_count += 1

@@ -73,6 +73,7 @@ def game_start(
                 started_at=now,
                 last_action_at=now,
                 time_limit_seconds=track.time_limit_seconds,
+                undo_limit=track.undo_limit,
                 goal=goal,
             )
             game.deadline_at = clock_deadline(
