@@ -19,6 +19,7 @@ urlpatterns = [
     path("", include("games.urls")),
     path("", include("leaderboards.urls")),
     path("challenges/", include("challenges.urls")),
+    path("codex/", include("codex.urls")),
     path("", include("matches.urls")),
     path("", include("core.urls")),
     path("admin/", admin.site.urls),

@@ -64,6 +64,7 @@ INSTALLED_APPS = [
     "leaderboards",
     "matches",
     "challenges",
+    "codex",
     "achievements",
     "reviews",
     "players",

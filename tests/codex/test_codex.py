@@ -1,0 +1,159 @@
+"""The Codex campaign: its page, unlocking by tier, the player's best stars and ledger,
+and playing a scenario."""
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from codex import selectors
+from codex.services import ScenarioRefused, scenario_play
+from games.codex import codex_scenario, codex_scenarios, scenario_certify, scenario_stars
+from games.models import Game
+from games.services import game_move_play
+from games.variants import game_variant
+
+pytestmark = pytest.mark.django_db
+
+
+def tier(number):
+    return [scenario for scenario in codex_scenarios() if scenario.tier == number]
+
+
+def play_line(*, game, player, line):
+    for move in line:
+        game.refresh_from_db()
+        game_move_play(game_id=game.id, player=player, move=move, revision=game.revision)
+    game.refresh_from_db()
+
+
+def win(player, scenario):
+    """Win the scenario by playing the solver's line on the player's game of it."""
+    game = scenario_play(player=player, key=scenario.key)
+    play_line(game=game, player=player, line=scenario_certify(scenario).moves)
+    assert game.status == Game.Status.WON
+    return game
+
+
+def won_row(player, scenario, *, score=100):
+    """A won game of the scenario stored as such, on its starting position: for the
+    tests that only need the won row."""
+    game = scenario_play(player=player, key=scenario.key)
+    Game.objects.filter(id=game.id).update(status=Game.Status.WON, final_score=score)
+    return game
+
+
+@pytest.mark.parametrize("logged_in", [False, True])
+def test_the_page_lists_twenty_scenarios_in_four_tiers_and_no_seed(
+    client, player, logged_in
+) -> None:
+    if logged_in:
+        client.force_login(player)
+    response = client.get(reverse("codex:home"))
+    assert response.status_code == 200
+    html = response.content.decode()
+    for number in range(1, 5):
+        assert f'id="tier-{number}"' in html
+    assert html.count('data-scenario="') == 20
+    for scenario in codex_scenarios():
+        assert f'id="scenario-{scenario.key}"' in html
+        assert scenario.seed not in html
+    assert f"when {selectors.WINS_TO_OPEN_NEXT_TIER} scenarios" in html
+    assert "within par plus 20 percent" in html
+
+
+def test_a_visitor_is_asked_to_log_in(client) -> None:
+    html = client.get(reverse("codex:home")).content.decode()
+    assert "Log in to play" in html
+    assert 'action="/codex/' not in html
+
+
+def test_a_new_player_sees_tier_one_open_and_tier_two_locked(player_client) -> None:
+    html = player_client.get(reverse("codex:home")).content.decode()
+    assert 'id="tier-1" data-unlocked="yes"' in html
+    assert 'id="tier-2" data-unlocked="no"' in html
+    assert "Tier 2 opens when 3 scenarios of tier 1 are won: 0 won so far" in html
+    assert html.count('action="/codex/') == 5
+    assert "0</strong> of 20 scenarios won" in html
+    assert "0</strong> of 60 stars" in html
+
+
+def test_winning_three_of_tier_one_opens_tier_two(player) -> None:
+    first, second, third = tier(1)[:3]
+    win(player, first)
+    won_row(player, second)
+    campaign = selectors.codex_campaign(player=player)
+    assert [t.unlocked for t in campaign.tiers] == [True, False, False, False]
+    assert campaign.tiers[1].lock_reason.endswith("2 won so far")
+    won_row(player, third)
+    campaign = selectors.codex_campaign(player=player)
+    assert [t.unlocked for t in campaign.tiers] == [True, True, False, False]
+    assert scenario_play(player=player, key=tier(2)[0].key).track_ref == tier(2)[0].key
+
+
+def test_the_page_shows_the_best_stars_and_ledger_of_a_won_scenario(player, player_client) -> None:
+    scenario = tier(1)[0]
+    game = win(player, scenario)
+    lost = scenario_play(player=player, key=scenario.key)
+    Game.objects.filter(id=lost.id).update(status=Game.Status.LOST, final_score=-5)
+    entry = selectors.codex_campaign(player=player).tiers[0].scenarios[0]
+    assert entry.won
+    assert entry.best_ledger == game.final_score
+    steps = game_variant(game)
+    public = steps.public_view(steps.load(game.state))
+    assert entry.stars == scenario_stars(
+        scenario=scenario,
+        won=True,
+        moves=game.move_count,
+        reserve_used=bool(public["reserve_used_ever"]),
+    )
+    assert entry.stars >= 2
+    html = player_client.get(reverse("codex:home")).content.decode()
+    row = html.split(f'id="scenario-{scenario.key}"')[1].split("</tr>")[0]
+    assert "<strong>Won</strong>" in row
+    assert f'class="scenario-ledger">{game.final_score}<' in row
+    assert f"{entry.stars}/3" in row
+    assert f"1</strong> of 20 scenarios won, <strong>{entry.stars}</strong> of 60 stars" in html
+    assert f"campaign ledger <strong>{game.final_score}</strong>" in html
+
+
+def test_play_deals_the_scenario_and_resumes_it(player, player_client) -> None:
+    scenario = codex_scenario("the-kings-vestibule")
+    url = reverse("codex:play", kwargs={"key": scenario.key})
+    response = player_client.post(url)
+    game = Game.objects.get(player=player)
+    assert response.status_code == 302
+    assert response["Location"] == reverse("games:detail", kwargs={"game_id": game.id})
+    assert (game.track, game.track_ref, game.seed) == ("scenario", scenario.key, scenario.seed)
+    assert game.options == scenario.options
+    assert game.undo_limit == scenario.undo_allowance
+    again = player_client.post(url, headers={"HX-Request": "true"})
+    assert again.status_code == 204
+    assert again["HX-Location"] == reverse("games:detail", kwargs={"game_id": game.id})
+    assert Game.objects.filter(player=player).count() == 1
+
+
+def test_play_of_a_locked_scenario_is_refused_with_the_reason(player, player_client) -> None:
+    scenario = tier(2)[0]
+    with pytest.raises(ScenarioRefused, match="0 won so far"):
+        scenario_play(player=player, key=scenario.key)
+    response = player_client.post(reverse("codex:play", kwargs={"key": scenario.key}))
+    assert response.status_code == 409
+    assert (
+        "Tier 2 opens when 3 scenarios of tier 1 are won: 0 won so far" in response.content.decode()
+    )
+    assert not Game.objects.filter(player=player).exists()
+
+
+def test_play_needs_csrf_a_login_and_a_known_key(player) -> None:
+    key = tier(1)[0].key
+    strict = Client(enforce_csrf_checks=True)
+    strict.force_login(player)
+    assert strict.post(reverse("codex:play", kwargs={"key": key})).status_code == 403
+    anonymous = Client().post(reverse("codex:play", kwargs={"key": key}))
+    assert anonymous.status_code == 302
+    assert "login" in anonymous["Location"]
+    client = Client()
+    client.force_login(player)
+    assert client.post(reverse("codex:play", kwargs={"key": "no-such-scenario"})).status_code == 404
+    assert client.get(reverse("codex:play", kwargs={"key": key})).status_code == 405
+    assert not Game.objects.filter(player=player).exists()
