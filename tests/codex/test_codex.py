@@ -141,6 +141,11 @@ def test_play_of_a_locked_scenario_is_refused_with_the_reason(player, player_cli
     assert (
         "Tier 2 opens when 3 scenarios of tier 1 are won: 0 won so far" in response.content.decode()
     )
+    htmx = player_client.post(
+        reverse("codex:play", kwargs={"key": scenario.key}), headers={"HX-Request": "true"}
+    )
+    assert htmx.status_code == 409
+    assert htmx.content.decode().startswith('<p class="alert" role="alert" id="codex-refused">')
     assert not Game.objects.filter(player=player).exists()
 
 
