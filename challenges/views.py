@@ -3,9 +3,8 @@
 from itertools import groupby
 
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpResponse
 from django.shortcuts import render
-from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from challenges import selectors, services
@@ -15,6 +14,7 @@ from challenges.models import Challenge
 from challenges.proof import ProofClosed, challenge_proof
 from core import params
 from core.http import AuthenticatedHttpRequest, HtmxHttpRequest
+from games.navigation import game_page_response
 from games.rendering import board_part_html
 from leaderboards.periods import today_utc
 
@@ -68,14 +68,7 @@ def play(request: AuthenticatedHttpRequest, challenge_id: int) -> HttpResponse:
     except ChallengeRefused as refused:
         template = "challenges/refused.html#refusal" if request.htmx else "challenges/refused.html"
         return render(request, template, {"message": str(refused)}, status=409)
-    url = reverse("games:detail", kwargs={"game_id": game.id})
-    if request.htmx:
-        # The board is a page of its own: htmx goes there, as the game pages' own
-        # new-deal and restart answers do.
-        response = HttpResponse(status=204)
-        response["HX-Location"] = url
-        return response
-    return HttpResponseRedirect(url)
+    return game_page_response(request, game.id)
 
 
 @require_GET

@@ -1,14 +1,14 @@
 """The Codex campaign's pages: thin views over the selectors and services."""
 
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpResponse
 from django.shortcuts import render
-from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from codex import selectors, services
 from core.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from games.codex import PAR_MARGIN
+from games.navigation import game_page_response
 
 
 @require_GET
@@ -34,10 +34,4 @@ def play(request: AuthenticatedHttpRequest, key: str) -> HttpResponse:
     except services.ScenarioRefused as refused:
         template = "codex/refused.html#refusal" if request.htmx else "codex/refused.html"
         return render(request, template, {"message": str(refused)}, status=409)
-    url = reverse("games:detail", kwargs={"game_id": game.id})
-    if request.htmx:
-        # The board is a page of its own: htmx goes there, as the challenges' play does.
-        response = HttpResponse(status=204)
-        response["HX-Location"] = url
-        return response
-    return HttpResponseRedirect(url)
+    return game_page_response(request, game.id)

@@ -22,12 +22,13 @@ from django.views.decorators.http import require_GET, require_POST
 
 from accounts.selectors import profile_for_user
 from core import params
-from core.http import AuthenticatedHttpRequest, HtmxHttpRequest
+from core.http import AuthenticatedHttpRequest
 from games import selectors, services
 from games.engine import EngineError
 from games.errors import GameActionError, MoveRefused, StaleAction
 from games.forms import ActionForm, ConfirmForm, FinishForm, MoveForm, TapForm
 from games.models import Game
+from games.navigation import game_page_response
 from games.options import posted_options
 from games.rendering import board_html, board_urls, csrf_field
 from games.specs import GameSpec, game_keys, game_spec, game_specs
@@ -122,7 +123,7 @@ def new_deal(request: AuthenticatedHttpRequest, variant: str) -> HttpResponse:
         )
     except EngineError as refusal:
         return _render_play(request, spec, form, error=str(refusal), status=400)
-    return _go_to_game(request, game)
+    return game_page_response(request, game.id)
 
 
 @login_required
@@ -146,16 +147,7 @@ def restart(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpResponse:
         raise Http404("No such game") from missing
     except GameActionError as refusal:
         return _refused(request, game, refusal.message, 409)
-    return _go_to_game(request, restarted)
-
-
-def _go_to_game(request: HtmxHttpRequest, game: Game) -> HttpResponse:
-    url = reverse("games:detail", kwargs={"game_id": game.id})
-    if request.htmx:
-        response = HttpResponse(status=204)
-        response["HX-Location"] = url
-        return response
-    return HttpResponseRedirect(url)
+    return game_page_response(request, restarted.id)
 
 
 @login_required
