@@ -240,16 +240,6 @@ def month_stars(*, player: AbstractBaseUser, month: date) -> int:
     return int(total or 0)
 
 
-def days_with_challenges(*, month: date) -> list[date]:
-    month = month_of(month)
-    return list(
-        Challenge.objects.filter(date__gte=month, date__lte=month_end(month))
-        .order_by("date")
-        .values_list("date", flat=True)
-        .distinct()
-    )
-
-
 def previous_month(month: date) -> date:
     return month_of(month_of(month) - timedelta(days=1))
 

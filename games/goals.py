@@ -4,7 +4,7 @@ measured by the engine (games.engine.goals) from the position and the game's his
 from typing import Any
 
 from games.engine import Variant
-from games.engine.goals import Goal, Progress, goal_description, goal_facts, goal_of, goal_progress
+from games.engine.goals import Goal, Progress, goal_facts, goal_of, goal_progress
 from games.models import Game
 
 
@@ -22,8 +22,3 @@ def game_goal_progress(
         return None
     facts = goal_facts(variant, state, moves=game.move_count, undos=game.undo_count)
     return goal_progress(goal, facts)
-
-
-def game_goal_words(game: Game, variant: Variant[Any]) -> str | None:
-    goal = game_goal(game, variant)
-    return goal_description(goal, variant) if goal is not None else None
