@@ -6,8 +6,7 @@ from django.contrib.auth.models import User
 from codex.selectors import scenario_lock_reason
 from games.codex import codex_scenario, scenario_track
 from games.models import Game
-from games.selectors import game_active_on_track
-from games.services import game_start
+from games.services import game_resume_or_start
 
 
 class ScenarioUnknown(Exception):
@@ -27,11 +26,4 @@ def scenario_play(*, player: User, key: str) -> Game:
     reason = scenario_lock_reason(player=player, scenario=scenario)
     if reason:
         raise ScenarioRefused(f"{reason}.")
-    active = game_active_on_track(
-        player=player, variant="steps", track=Game.Track.SCENARIO, ref=scenario.key
-    )
-    if active is not None:
-        return active
-    return game_start(
-        player=player, variant="steps", track=scenario_track(scenario), abandon_active=False
-    )
+    return game_resume_or_start(player=player, variant="steps", track=scenario_track(scenario))

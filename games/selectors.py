@@ -125,9 +125,11 @@ class BoardGoal:
     """This game can no longer meet it (a new attempt can)."""
 
 
-def _board_goal(game: Game, variant: Variant[Any], state: Any) -> BoardGoal | None:
+def _board_goal(
+    game: Game, variant: Variant[Any], state: Any, public: dict[str, Any]
+) -> BoardGoal | None:
     goal = game_goal(game, variant)
-    progress = game_goal_progress(game, variant, state, goal)
+    progress = game_goal_progress(game, variant, state, goal, public)
     if goal is None or progress is None:
         return None
     met = game.goal_met_at is not None
@@ -290,7 +292,7 @@ def game_board(
         started_at=game.started_at,
         last_action_at=game.last_action_at,
         finished_at=game.finished_at,
-        goal=_board_goal(game, variant, state) if game.goal else None,
+        goal=_board_goal(game, variant, state, public) if game.goal else None,
         scenario=(
             scenario_dashboard(game=game, public=public)
             if game.track == Game.Track.SCENARIO

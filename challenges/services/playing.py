@@ -21,8 +21,7 @@ from challenges.errors import ChallengeRefused
 from challenges.models import Challenge, Completion
 from challenges.selectors import month_of
 from games.models import Game
-from games.selectors import game_active_on_track
-from games.services import game_start
+from games.services import game_resume_or_start
 from games.tracks import Track
 
 logger = logging.getLogger(__name__)
@@ -52,19 +51,8 @@ def challenge_play(*, player: User, challenge_id: int, today: date) -> Game:
         raise Challenge.DoesNotExist("No such challenge")
     if challenge.date > today:
         raise ChallengeRefused(f"This challenge opens on {challenge.date:%d %B %Y} (UTC).")
-    active = game_active_on_track(
-        player=player,
-        variant=challenge.variant,
-        track=Game.Track.CHALLENGE,
-        ref=challenge.track_ref,
-    )
-    if active is not None:
-        return active
-    return game_start(
-        player=player,
-        variant=challenge.variant,
-        track=challenge_track(challenge=challenge),
-        abandon_active=False,
+    return game_resume_or_start(
+        player=player, variant=challenge.variant, track=challenge_track(challenge=challenge)
     )
 
 

@@ -128,13 +128,15 @@ def _abandon_active(*, player: User, variant: str, track: Track, now: datetime) 
     return abandoned
 
 
-def game_resume_or_start(*, player: User, variant: str) -> Game:
-    """The player's active casual game of this variant, or a new deal when there is
-    none. A deal never abandons anything here: a game another request dealt
-    meanwhile is the one resumed."""
+def game_resume_or_start(*, player: User, variant: str, track: Track | None = None) -> Game:
+    """The player's active game of this variant on the track (casual when none is
+    given: a daily challenge's, a Codex scenario's), or a new deal on it when there is
+    none. A deal never abandons anything here: a game another request dealt meanwhile
+    is the one resumed."""
     get_variant(variant)
-    active = game_active_on_track(player=player, variant=variant, track=Game.Track.CASUAL)
-    return active or game_start(player=player, variant=variant, abandon_active=False)
+    track = track or casual_track()
+    active = game_active_on_track(player=player, variant=variant, track=track.kind, ref=track.ref)
+    return active or game_start(player=player, variant=variant, track=track, abandon_active=False)
 
 
 def game_restart(*, game_id: UUID, player: User) -> Game:
