@@ -16,14 +16,24 @@ rule reads a player's month of daily challenges, not a game, so neither the
 evaluation of a closed game nor the backfill runs them; a completion's task
 (`challenge_month_awards_task`) and the catch-up do. Each is earned once per
 player and month, every month anew.
+
+The Codex campaign's badges (CAMPAIGN_ACHIEVEMENTS) read a player's records in the
+scenarios: they are judged with every evaluation of one of the player's scenario
+games, in its transaction, and earned once per player.
+
+A title (TITLES) is held by one player at a time, the leader of a figure, and moves
+when another overtakes them: the Codex's task confers it (codex.services).
 """
 
 from dataclasses import dataclass
 
 from achievements import rules
+from achievements.campaign import CampaignRule
 from achievements.monthly import MonthRule, month_rule
 from achievements.rules import Rule
 from challenges.stars import MONTH_THRESHOLDS
+from codex.selectors import MASTER_ARCHITECT, TIER_NAMES
+from games.codex import codex_scenarios
 from games.specs import game_specs
 
 
@@ -49,6 +59,19 @@ class MonthlyAchievement:
     rule: MonthRule
     game: None = None
     repeatable: bool = True
+
+
+@dataclass(frozen=True)
+class CampaignAchievement:
+    """A badge of the Codex campaign (docs/codex.md), earned once per player."""
+
+    code: str
+    title: str
+    description: str
+    icon: str
+    rule: CampaignRule
+    game: str = "steps"
+    repeatable: bool = False
 
 
 # The games with a first-win and a no-undo badge (games.specs): key and name.
@@ -231,15 +254,99 @@ MONTHLY_ACHIEVEMENTS: tuple[MonthlyAchievement, ...] = tuple(
     for threshold in MONTH_THRESHOLDS
 )
 
+
+def _campaign_achievements() -> tuple[CampaignAchievement, ...]:
+    """Each tier cleared and each at three stars, then all twenty both ways."""
+    tiers = sorted({scenario.tier for scenario in codex_scenarios()})
+    declared = []
+    for tier in tiers:
+        keys = tuple(scenario.key for scenario in codex_scenarios() if scenario.tier == tier)
+        name = TIER_NAMES.get(tier, f"Tier {tier}")
+        declared += [
+            CampaignAchievement(
+                code=f"codex-tier-{tier}-cleared",
+                title=f"{name} cleared",
+                description=f"Win every scenario of tier {tier} of the Codex, {name}.",
+                icon="codex-tier",
+                rule=CampaignRule(scenarios=keys, stars=1),
+            ),
+            CampaignAchievement(
+                code=f"codex-tier-{tier}-three-stars",
+                title=f"{name} at three stars",
+                description=f"Earn three stars in every scenario of tier {tier}, {name}.",
+                icon="codex-stars",
+                rule=CampaignRule(scenarios=keys, stars=3),
+            ),
+        ]
+    every = tuple(scenario.key for scenario in codex_scenarios())
+    return (
+        *declared,
+        CampaignAchievement(
+            code="codex-all-won",
+            title="The Citadel ascended",
+            description=f"Win all {len(every)} scenarios of the Citadel Layout Codex.",
+            icon="codex-tier",
+            rule=CampaignRule(scenarios=every, stars=1),
+        ),
+        CampaignAchievement(
+            code="codex-all-three-stars",
+            title="Flawless architect",
+            description=f"Earn three stars in all {len(every)} scenarios of the Codex.",
+            icon="codex-stars",
+            rule=CampaignRule(scenarios=every, stars=3),
+        ),
+    )
+
+
+CAMPAIGN_ACHIEVEMENTS: tuple[CampaignAchievement, ...] = _campaign_achievements()
+
 BY_CODE: dict[str, Achievement] = {achievement.code: achievement for achievement in ACHIEVEMENTS}
 MONTHLY_BY_CODE: dict[str, MonthlyAchievement] = {
     achievement.code: achievement for achievement in MONTHLY_ACHIEVEMENTS
 }
-if len(BY_CODE) != len(ACHIEVEMENTS) or len(MONTHLY_BY_CODE) != len(MONTHLY_ACHIEVEMENTS):
+CAMPAIGN_BY_CODE: dict[str, CampaignAchievement] = {
+    achievement.code: achievement for achievement in CAMPAIGN_ACHIEVEMENTS
+}
+_DECLARED: tuple[Achievement | MonthlyAchievement | CampaignAchievement, ...] = (
+    *ACHIEVEMENTS,
+    *MONTHLY_ACHIEVEMENTS,
+    *CAMPAIGN_ACHIEVEMENTS,
+)
+if len({achievement.code for achievement in _DECLARED}) != len(_DECLARED):
     raise RuntimeError("Two achievements share a code")
-if BY_CODE.keys() & MONTHLY_BY_CODE.keys():
-    raise RuntimeError("A monthly achievement shares its code with another")
 
 
-def achievement_for(code: str) -> Achievement | None:
-    return BY_CODE.get(code)
+@dataclass(frozen=True)
+class Title:
+    """A title held by one player at a time, the leader of a figure: it moves when
+    another overtakes them (its reigns: codex.models.TitleReign)."""
+
+    code: str
+    title: str
+    description: str
+    figure_name: str
+    icon: str
+
+
+TITLES: tuple[Title, ...] = (
+    Title(
+        code=MASTER_ARCHITECT,
+        title="Master Architect of the Ascension Citadel",
+        description=(
+            "Held by the player with the highest campaign ledger: the sum of their best "
+            "Architect Ledger in every scenario of the Codex."
+        ),
+        figure_name="campaign ledger",
+        icon="crown",
+    ),
+)
+TITLES_BY_CODE: dict[str, Title] = {title.code: title for title in TITLES}
+if len(TITLES_BY_CODE) != len(TITLES) or TITLES_BY_CODE.keys() & {a.code for a in _DECLARED}:
+    raise RuntimeError("Two titles, or a title and a badge, share a code")
+
+GameBadge = Achievement | CampaignAchievement
+"""What one game can earn, and its finish summary announces."""
+
+
+def achievement_for(code: str) -> GameBadge | None:
+    return BY_CODE.get(code) or CAMPAIGN_BY_CODE.get(code)

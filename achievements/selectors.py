@@ -13,8 +13,11 @@ from django.db.models import Count, Max, Min
 
 from achievements.declarations import (
     ACHIEVEMENTS,
+    CAMPAIGN_ACHIEVEMENTS,
     MONTHLY_ACHIEVEMENTS,
     Achievement,
+    CampaignAchievement,
+    GameBadge,
     MonthlyAchievement,
     achievement_for,
 )
@@ -151,9 +154,9 @@ class _Held:
 
 
 def badges_for_player(*, player: AbstractBaseUser) -> list[Badge]:
-    """The player's badges in declaration order, the monthly ones last (achievements
-    no longer declared are left out). One query: a monthly badge's months are its
-    periods."""
+    """The player's badges in declaration order, the Codex campaign's after the games'
+    and the monthly ones last (achievements no longer declared are left out). One
+    query: a monthly badge's months are its periods."""
     rows = (
         Award.objects.filter(player_id=player.pk)
         .values("code", "period")
@@ -171,7 +174,11 @@ def badges_for_player(*, player: AbstractBaseUser) -> list[Badge]:
             known.last = max(known.last, row["last"])
         if row["period"]:
             known.months.append(month_of_period(row["period"]))
-    declared: list[Achievement | MonthlyAchievement] = [*ACHIEVEMENTS, *MONTHLY_ACHIEVEMENTS]
+    declared: list[Achievement | CampaignAchievement | MonthlyAchievement] = [
+        *ACHIEVEMENTS,
+        *CAMPAIGN_ACHIEVEMENTS,
+        *MONTHLY_ACHIEVEMENTS,
+    ]
     return [
         Badge(
             code=achievement.code,
@@ -192,7 +199,7 @@ def badges_for_player(*, player: AbstractBaseUser) -> list[Badge]:
 
 @dataclass(frozen=True)
 class EarnedInGame:
-    achievement: Achievement
+    achievement: GameBadge
     count: int
     """How many times the player holds it now (for a repeatable badge)."""
 
@@ -220,7 +227,8 @@ def game_toast(*, game_id: UUID, player: AbstractBaseUser | AnonymousUser) -> Ga
         .values_list("code", "count")
     )
     declared = [(achievement_for(code), totals.get(code, 1)) for code in codes]
-    order = {achievement.code: index for index, achievement in enumerate(ACHIEVEMENTS)}
+    game_badges: list[GameBadge] = [*ACHIEVEMENTS, *CAMPAIGN_ACHIEVEMENTS]
+    order = {achievement.code: index for index, achievement in enumerate(game_badges)}
     earned = sorted(
         (
             EarnedInGame(achievement=achievement, count=count)

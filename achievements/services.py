@@ -34,6 +34,7 @@ from django.utils import timezone
 from achievements.declarations import (
     ACHIEVEMENTS,
     BY_CODE,
+    CAMPAIGN_ACHIEVEMENTS,
     MATCH_ACHIEVEMENT_CODES,
     MONTHLY_ACHIEVEMENTS,
     MONTHLY_BY_CODE,
@@ -46,6 +47,8 @@ from achievements.selectors import game_facts, month_completions
 from achievements.tasks import achievements_backfill_task
 from challenges.models import Challenge, Completion
 from challenges.selectors import month_end, month_facts, month_of, previous_month
+from codex.selectors import scenario_records
+from codex.tasks import master_architect_update_task
 from games.models import Game
 from games.specs import game_keys
 from matches.models import Seat
@@ -102,9 +105,41 @@ def _evaluate(
             if achievement.rule(facts):
                 _award(achievement, facts)
                 earned.append(achievement.code)
+        if mark and game.track == Game.Track.SCENARIO:
+            earned += campaign_awards_evaluate(player_id=game.player_id)
+            transaction.on_commit(_enqueue_master_architect_update)
         if mark:
             Evaluation.objects.update_or_create(game_id=game.id)
     return earned
+
+
+def campaign_awards_evaluate(*, player_id: int) -> list[str]:
+    """Judge the player's Codex campaign for every campaign badge and award those it
+    earns, each with the game that completed it. Returns the codes the campaign meets
+    (awarded now or before); idempotent, derived from the scenario games alone."""
+    records = scenario_records(player_id=player_id)
+    awards = []
+    for achievement in CAMPAIGN_ACHIEVEMENTS:
+        milestone = achievement.rule.earned_by(records)
+        if milestone is not None:
+            awards.append(
+                Award(
+                    player_id=player_id,
+                    code=achievement.code,
+                    repeatable=achievement.repeatable,
+                    game_id=milestone.game_id,
+                    earned_at=milestone.at,
+                )
+            )
+    Award.objects.bulk_create(awards, ignore_conflicts=True)
+    return [award.code for award in awards]
+
+
+def _enqueue_master_architect_update() -> None:
+    try:
+        master_architect_update_task.apply_async(retry=False)
+    except Exception:
+        logger.warning("the Master Architect's update not enqueued; the beat will run it")
 
 
 def achievements_evaluate(*, game_id: UUID, codes: Iterable[str] | None = None) -> list[str]:

@@ -1,15 +1,24 @@
 """The Codex campaign as a player sees it, derived from their scenario games: a
 scenario is won when they have a won game of it; its best ledger is their highest
-final score over its closed games; its stars the best over its won games."""
+final score over its closed games; its stars the best over its won games. Games a
+review holds off (not in the player's figures) count for nothing."""
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from uuid import UUID
 
 from django.contrib.auth.models import User
+from django.db.models import Max
 
+from codex.models import TitleReign
 from games.codex import codex_scenarios, handicap_words, par_margin_moves, scenario_stars
 from games.engine.steps.codex import Scenario
 from games.models import Game
 from games.variants import game_variant
+
+MASTER_ARCHITECT = "master-architect"
+"""The code of the Codex's title (achievements.declarations.TITLES)."""
 
 WINS_TO_OPEN_NEXT_TIER = 3
 """Scenarios of a tier a player must win to open the next tier."""
@@ -59,53 +68,81 @@ class Campaign:
 
 
 @dataclass(frozen=True, kw_only=True)
-class _Progress:
-    won: bool = False
+class Milestone:
+    """The first game that reached a mark in a scenario, and when it closed."""
+
+    game_id: UUID
+    at: datetime
+
+
+@dataclass(frozen=True, kw_only=True)
+class ScenarioRecord:
+    """A player's games of one scenario, as the campaign counts them."""
+
     best_ledger: int | None = None
-    stars: int = 0
+    reached: Mapping[int, Milestone] = field(default_factory=dict)
+    """For each number of stars, the first game that earned at least as many."""
+
+    @property
+    def won(self) -> bool:
+        return 1 in self.reached
+
+    @property
+    def stars(self) -> int:
+        return max(self.reached, default=0)
 
 
-def _progress_of(*, player: User | None) -> dict[str, _Progress]:
-    if player is None:
-        return {}
+def scenario_records(*, player_id: int) -> dict[str, ScenarioRecord]:
+    """The player's record in each scenario they have closed a game of (one query):
+    the games held off by a review (not in the player's figures) count for nothing."""
     by_key = {scenario.key: scenario for scenario in codex_scenarios()}
-    progress: dict[str, _Progress] = {}
-    games = Game.objects.filter(
-        player=player, track=Game.Track.SCENARIO, status__in=Game.CLOSED_STATUSES
-    ).only(
-        "id",
-        "variant",
-        "rules_version",
-        "track_ref",
-        "status",
-        "final_score",
-        "move_count",
-        "state",
+    games = (
+        Game.objects.filter(
+            player_id=player_id,
+            track=Game.Track.SCENARIO,
+            status__in=Game.CLOSED_STATUSES,
+            in_figures=True,
+        )
+        .order_by("finished_at", "id")
+        .only(
+            "id",
+            "variant",
+            "rules_version",
+            "track_ref",
+            "status",
+            "final_score",
+            "move_count",
+            "finished_at",
+            "state",
+        )
     )
+    ledgers: dict[str, int] = {}
+    reached: dict[str, dict[int, Milestone]] = {}
     for game in games:
         scenario = by_key.get(game.track_ref)
         if scenario is None:
             continue
-        seen = progress.get(scenario.key, _Progress())
-        won = game.status == Game.Status.WON
-        stars = seen.stars
-        if won:
-            variant = game_variant(game)
-            public = variant.public_view(variant.load(game.state))
-            stars = max(
-                stars,
-                scenario_stars(
-                    scenario=scenario,
-                    won=True,
-                    moves=game.move_count,
-                    reserve_used=bool(public.get("reserve_used_ever")),
-                ),
+        if game.final_score is not None:
+            ledgers[scenario.key] = max(
+                ledgers.get(scenario.key, game.final_score), game.final_score
             )
-        ledger = seen.best_ledger
-        if game.final_score is not None and (ledger is None or game.final_score > ledger):
-            ledger = game.final_score
-        progress[scenario.key] = _Progress(won=seen.won or won, best_ledger=ledger, stars=stars)
-    return progress
+        if game.status != Game.Status.WON or game.finished_at is None:
+            continue
+        variant = game_variant(game)
+        public = variant.public_view(variant.load(game.state))
+        stars = scenario_stars(
+            scenario=scenario,
+            won=True,
+            moves=game.move_count,
+            reserve_used=bool(public.get("reserve_used_ever")),
+        )
+        marks = reached.setdefault(scenario.key, {})
+        for level in range(1, stars + 1):
+            marks.setdefault(level, Milestone(game_id=game.id, at=game.finished_at))
+    return {
+        key: ScenarioRecord(best_ledger=ledgers.get(key), reached=reached.get(key, {}))
+        for key in ledgers.keys() | reached.keys()
+    }
 
 
 def tier_lock_reason(*, tier: int, won_before: int) -> str:
@@ -123,14 +160,14 @@ def tier_unlocked(*, tier: int, won_before: int) -> bool:
 def codex_campaign(*, player: User | None) -> Campaign:
     """The four tiers with their scenarios and the player's progress in each (none for
     a visitor, to whom tier 1 alone shows open)."""
-    progress = _progress_of(player=player)
+    progress = {} if player is None else scenario_records(player_id=player.pk)
     tiers: list[TierEntry] = []
     won_before = 0
     for tier in sorted({scenario.tier for scenario in codex_scenarios()}):
         members = [scenario for scenario in codex_scenarios() if scenario.tier == tier]
         unlocked = tier_unlocked(tier=tier, won_before=won_before)
         entries = [
-            _entry(scenario, progress.get(scenario.key, _Progress()), unlocked=unlocked)
+            _entry(scenario, progress.get(scenario.key, ScenarioRecord()), unlocked=unlocked)
             for scenario in members
         ]
         tiers.append(
@@ -159,9 +196,9 @@ def scenario_lock_reason(*, player: User, scenario: Scenario) -> str:
     """Why the player may not play the scenario yet; empty when they may."""
     if scenario.tier == 1:
         return ""
-    progress = _progress_of(player=player)
+    progress = scenario_records(player_id=player.pk)
     won_before = sum(
-        progress.get(other.key, _Progress()).won
+        progress.get(other.key, ScenarioRecord()).won
         for other in codex_scenarios()
         if other.tier == scenario.tier - 1
     )
@@ -170,7 +207,7 @@ def scenario_lock_reason(*, player: User, scenario: Scenario) -> str:
     return tier_lock_reason(tier=scenario.tier, won_before=won_before)
 
 
-def _entry(scenario: Scenario, progress: _Progress, *, unlocked: bool) -> ScenarioEntry:
+def _entry(scenario: Scenario, progress: ScenarioRecord, *, unlocked: bool) -> ScenarioEntry:
     return ScenarioEntry(
         key=scenario.key,
         number=scenario.number,
@@ -184,3 +221,93 @@ def _entry(scenario: Scenario, progress: _Progress, *, unlocked: bool) -> Scenar
         stars=progress.stars,
         unlocked=unlocked,
     )
+
+
+@dataclass(frozen=True, kw_only=True)
+class LedgerLeader:
+    player_id: int
+    ledger: int
+    reached_at: datetime
+    """When the player's total first stood where it stands."""
+
+
+def campaign_ledger_leader() -> LedgerLeader | None:
+    """The player with the highest campaign ledger, the sum of their best ledger in
+    every scenario, above zero; between equal totals, the one who reached theirs
+    first (the latest of the first games at each of their bests), then the lower id.
+    Two queries: the bests of every player, then the games of the tied leaders."""
+    closed = Game.objects.filter(
+        track=Game.Track.SCENARIO,
+        track_ref__in=[scenario.key for scenario in codex_scenarios()],
+        status__in=Game.CLOSED_STATUSES,
+        in_figures=True,
+        final_score__isnull=False,
+        finished_at__isnull=False,
+    ).order_by()
+    bests: dict[tuple[int, str], int] = {}
+    totals: dict[int, int] = {}
+    for player_id, key, best in (
+        closed.values("player_id", "track_ref")
+        .annotate(best=Max("final_score"))
+        .values_list("player_id", "track_ref", "best")
+    ):
+        bests[player_id, key] = best
+        totals[player_id] = totals.get(player_id, 0) + best
+    top = max(totals.values(), default=0)
+    if top <= 0:
+        return None
+    tied = [player_id for player_id, total in totals.items() if total == top]
+    first_at: dict[tuple[int, str], datetime] = {}
+    for player_id, key, score, finished_at in (
+        closed.filter(player_id__in=tied)
+        .order_by("finished_at", "id")
+        .values_list("player_id", "track_ref", "final_score", "finished_at")
+    ):
+        if score == bests[player_id, key] and finished_at is not None:
+            first_at.setdefault((player_id, key), finished_at)
+    reached = {
+        player_id: max(at for (holder, _), at in first_at.items() if holder == player_id)
+        for player_id in tied
+    }
+    leader = min(tied, key=lambda player_id: (reached[player_id], player_id))
+    return LedgerLeader(player_id=leader, ledger=top, reached_at=reached[leader])
+
+
+@dataclass(frozen=True, kw_only=True)
+class Reign:
+    username: str
+    ledger: int
+    started_at: datetime
+    ended_at: datetime | None
+
+
+def master_architect_reign() -> Reign | None:
+    """The Master Architect's open reign: who holds the title now (one query)."""
+    reign = (
+        TitleReign.objects.filter(code=MASTER_ARCHITECT, ended_at__isnull=True)
+        .select_related("player")
+        .first()
+    )
+    if reign is None:
+        return None
+    return Reign(
+        username=reign.player.get_username(),
+        ledger=reign.figure,
+        started_at=reign.started_at,
+        ended_at=None,
+    )
+
+
+def player_reigns(*, player_id: int) -> list[Reign]:
+    """The player's reigns as Master Architect, the latest first (one query)."""
+    return [
+        Reign(
+            username=reign.player.get_username(),
+            ledger=reign.figure,
+            started_at=reign.started_at,
+            ended_at=reign.ended_at,
+        )
+        for reign in TitleReign.objects.filter(
+            code=MASTER_ARCHITECT, player_id=player_id
+        ).select_related("player")
+    ]

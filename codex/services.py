@@ -1,9 +1,14 @@
-"""Playing a Codex scenario: the player's game of it, resumed or dealt, once its tier
-is open to them."""
+"""Writes of the Codex: playing a scenario (the player's game of it, resumed or dealt,
+once its tier is open to them) and conferring its title on the leader."""
+
+from datetime import datetime
 
 from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
 
-from codex.selectors import scenario_lock_reason
+from codex.models import TitleReign
+from codex.selectors import MASTER_ARCHITECT, campaign_ledger_leader, scenario_lock_reason
 from games.codex import codex_scenario, scenario_track
 from games.models import Game
 from games.services import game_resume_or_start
@@ -27,3 +32,40 @@ def scenario_play(*, player: User, key: str) -> Game:
     if reason:
         raise ScenarioRefused(f"{reason}.")
     return game_resume_or_start(player=player, variant="steps", track=scenario_track(scenario))
+
+
+def master_architect_update(*, now: datetime | None = None) -> int | None:
+    """Move the Master Architect's open reign to the campaign's ledger leader (or close
+    it when nobody leads) and keep the holder's ledger current. Returns the holder's
+    id. Derived from the scenario games alone: a lost run only delays the move."""
+    moment = now or timezone.now()
+    leader = campaign_ledger_leader()
+    with transaction.atomic():
+        reign = (
+            TitleReign.objects.select_for_update()
+            .filter(code=MASTER_ARCHITECT, ended_at__isnull=True)
+            .first()
+        )
+        if reign is not None and leader is not None and reign.player_id == leader.player_id:
+            if reign.figure != leader.ledger:
+                reign.figure = leader.ledger
+                reign.save(update_fields=["figure"])
+            return leader.player_id
+        if reign is not None:
+            reign.ended_at = moment
+            reign.save(update_fields=["ended_at"])
+        if leader is None:
+            return None
+        # Two runs racing with no reign open: the partial unique constraint keeps one.
+        TitleReign.objects.bulk_create(
+            [
+                TitleReign(
+                    code=MASTER_ARCHITECT,
+                    player_id=leader.player_id,
+                    figure=leader.ledger,
+                    started_at=moment,
+                )
+            ],
+            ignore_conflicts=True,
+        )
+        return leader.player_id

@@ -12,6 +12,7 @@ from accounts.selectors import profile_for_user, user_for_username
 from achievements.declarations import MONTHLY_ACHIEVEMENTS, MonthlyAchievement
 from achievements.selectors import Badge, badges_for_player
 from challenges.selectors import month_of, month_stars
+from codex.selectors import Campaign, Reign, codex_campaign, player_reigns
 from games.models import Game
 from games.selectors import GameStats, game_stats_for_player
 from games.specs import game_specs
@@ -112,6 +113,10 @@ class ProfilePage:
     recent_matches: list[Seat] = field(default_factory=list)
     challenges: ChallengeMonth | None = None
     """This month's challenge stars and badge progress (the page, not the API)."""
+    campaign: Campaign | None = None
+    """The Codex campaign's tiers, wins, stars and ledger (the page, not the API)."""
+    reigns: list[Reign] = field(default_factory=list)
+    """The player's reigns as Master Architect, the latest first."""
 
 
 @dataclass(frozen=True)
@@ -292,7 +297,8 @@ def profile_for_username(
 ) -> ProfilePage:
     """The profile page as `viewer` may see it: badges, statistics, the chart of
     recent results and the daily calendar (of `month`, this one by default), the
-    ratings with their charts, the recent matches and this month's challenge stars.
+    ratings with their charts, the recent matches, this month's challenge stars and
+    the Codex campaign with the player's reigns as its Master Architect.
     Without `with_page_sections` only the badges and statistics are read (the API's
     profile; its matches and ratings have their own endpoint).
 
@@ -311,6 +317,8 @@ def profile_for_username(
     rating_charts: list[ScoreChart] = []
     recent_matches: list[Seat] = []
     challenges: ChallengeMonth | None = None
+    campaign: Campaign | None = None
+    reigns: list[Reign] = []
     if stats_visible:
         rows, overall = player_stats_rows(player=user)
         badges = badges_for_player(player=user)
@@ -321,6 +329,8 @@ def profile_for_username(
         rating_charts = player_rating_charts(player=user, ratings=ratings)
         recent_matches = list(match_history_for_player(player=user)[:RECENT_MATCHES])
         challenges = player_challenge_month(player=user, today=today or today_utc())
+        campaign = codex_campaign(player=user)
+        reigns = player_reigns(player_id=user.pk)
     return ProfilePage(
         username=user.get_username(),
         member_since=user.date_joined,
@@ -336,4 +346,6 @@ def profile_for_username(
         rating_charts=rating_charts,
         recent_matches=recent_matches,
         challenges=challenges,
+        campaign=campaign,
+        reigns=reigns,
     )

@@ -393,6 +393,12 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "task": "achievements.tasks.achievements_catch_up_task",
         "schedule": 300.0,
     },
+    # The Codex's title that moves: each scenario game's evaluation enqueues it too,
+    # so this is the catch-up.
+    "master-architect": {
+        "task": "codex.tasks.master_architect_update_task",
+        "schedule": 600.0,
+    },
     "reviews-sweep": {
         "task": "reviews.tasks.reviews_sweep_task",
         "schedule": 300.0,

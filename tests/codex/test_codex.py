@@ -4,6 +4,7 @@ and playing a scenario."""
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from codex import selectors
 from codex.services import ScenarioRefused, scenario_play
@@ -38,7 +39,9 @@ def won_row(player, scenario, *, score=100):
     """A won game of the scenario stored as such, on its starting position: for the
     tests that only need the won row."""
     game = scenario_play(player=player, key=scenario.key)
-    Game.objects.filter(id=game.id).update(status=Game.Status.WON, final_score=score)
+    Game.objects.filter(id=game.id).update(
+        status=Game.Status.WON, final_score=score, finished_at=timezone.now()
+    )
     return game
 
 
