@@ -5,6 +5,7 @@ from dataclasses import replace
 
 import pytest
 from django.template.loader import render_to_string
+from django.utils import timezone
 
 from games import codex
 from games.engine import format_move, get_variant
@@ -14,6 +15,7 @@ from games.models import Game
 from games.rendering import board_urls
 from games.selectors import game_board
 from games.services import game_finish, game_move_play, game_move_undo, game_start
+from reviews.models import GameReview
 from reviews.replays import verify_game
 
 pytestmark = pytest.mark.django_db
@@ -132,3 +134,24 @@ def test_a_scenario_game_is_verified_by_replaying_its_log(player) -> None:
     game = Game.objects.get(id=game.id)
     outcome = verify_game(game)
     assert outcome.ok, outcome.details
+
+
+def test_a_won_scenario_under_review_shows_its_stars_held(player, rf) -> None:
+    _, game = scenario_game(player, "the-unforgiving-ledger")
+    Game.objects.filter(id=game.id).update(status=Game.Status.WON, in_figures=False)
+    GameReview.objects.create(
+        game=game, state=GameReview.State.UNDER_REVIEW, reviewed_at=timezone.now()
+    )
+    game.refresh_from_db()
+    request = rf.get("/")
+    request.user = player
+    html = render_to_string(
+        "games/board.jinja",
+        {
+            "board": game_board(game=game),
+            "urls": board_urls(game_id=game.id, variant="steps", match_id=""),
+        },
+        request=request,
+    )
+    assert "3 stars held while the result is reviewed" in html
+    assert "stars earned" not in html
