@@ -5,6 +5,7 @@ completed them."""
 from datetime import timedelta
 
 import pytest
+from django.urls import reverse
 from django.utils import timezone
 
 from achievements.declarations import CAMPAIGN_ACHIEVEMENTS, CAMPAIGN_BY_CODE
@@ -122,3 +123,19 @@ def test_a_game_of_another_track_does_not_judge_the_campaign(player) -> None:
     Game.objects.filter(id=casual.id).update(status=Game.Status.LOST, finished_at=START)
     achievements_evaluate(game_id=casual.id)
     assert not codes(player) & set(CAMPAIGN_BY_CODE)
+
+
+def test_a_new_player_through_the_first_tier_sees_tier_two_open_and_the_badge(
+    client, player
+) -> None:
+    games = [close(player, scenario, minute=n) for n, scenario in enumerate(tier(1))]
+    for game in games:
+        achievements_evaluate(game_id=game.id)
+    client.force_login(player)
+    codex_page = client.get(reverse("codex:home")).content.decode()
+    assert "Tier 2 opens when" not in codex_page
+    profile = client.get(reverse("players:profile", args=[player.username])).content.decode()
+    assert "The Foundation Galleries cleared" in profile
+    assert "The Foundation Galleries at three stars" in profile
+    assert "Scenarios won: <strong>5 of 20</strong>" in profile
+    assert "Stars: <strong>15 of 60</strong>" in profile
