@@ -7,4 +7,5 @@ app_name = "codex"
 urlpatterns = [
     path("", views.home, name="home"),
     path("<slug:key>/play/", views.play, name="play"),
+    path("<slug:key>/leaderboard/", views.leaderboard, name="leaderboard"),
 ]

@@ -6,8 +6,10 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET, require_POST
 
 from codex import selectors, services
+from codex.leaderboard import scenario_leaderboard
+from core import params
 from core.http import AuthenticatedHttpRequest, HtmxHttpRequest
-from games.codex import PAR_MARGIN
+from games.codex import PAR_MARGIN, codex_scenario
 from games.navigation import game_page_response
 
 
@@ -21,6 +23,19 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
         "par_margin_percent": round(PAR_MARGIN * 100),
     }
     return render(request, "codex/codex.html", context)
+
+
+@require_GET
+def leaderboard(request: HtmxHttpRequest, key: str) -> HttpResponse:
+    """The scenario's players by their best game, all time; htmx pages get the ranks."""
+    scenario = codex_scenario(key)
+    if scenario is None:
+        raise Http404("No such scenario")
+    viewer = request.user if request.user.is_authenticated else None
+    board = scenario_leaderboard(key=key, page=params.page_number(request.GET), viewer=viewer)
+    template = "codex/leaderboard.html"
+    context = {"scenario": scenario, "board": board}
+    return render(request, f"{template}#ranks" if request.htmx else template, context)
 
 
 @login_required
