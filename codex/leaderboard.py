@@ -10,12 +10,12 @@ from datetime import datetime
 
 from django.contrib.auth.models import AbstractBaseUser
 
+from codex.selectors import LEDGER_STATUSES
 from games.models import Game
 from leaderboards.ranking import RANKING_RULES
 
 PAGE_SIZE = 50
 RULE = RANKING_RULES["won_score_time_moves"]
-RANKED_STATUSES = (Game.Status.WON, Game.Status.LOST, Game.Status.FINISHED)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -71,7 +71,7 @@ def scenario_leaderboard(*, key: str, page: int, viewer: AbstractBaseUser | None
         Game.objects.filter(
             track=Game.Track.SCENARIO,
             track_ref=key,
-            status__in=RANKED_STATUSES,
+            status__in=LEDGER_STATUSES,
             in_figures=True,
         )
         .order_by()

@@ -1,7 +1,7 @@
 """The Codex campaign as a player sees it, derived from their scenario games: a
 scenario is won when they have a won game of it; its best ledger is their highest
-final score over its closed games; its stars the best over its won games. Games a
-review holds off (not in the player's figures) count for nothing."""
+final score over its won, lost and finished games; its stars the best over its won
+games. Games a review holds off (not in the player's figures) count for nothing."""
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -19,6 +19,10 @@ from games.variants import game_variant
 
 MASTER_ARCHITECT = "master-architect"
 """The code of the Codex's title (achievements.declarations.TITLES)."""
+
+LEDGER_STATUSES = (Game.Status.WON, Game.Status.LOST, Game.Status.FINISHED)
+"""The games whose final ledger counts (a best ledger, the leaderboards, the campaign
+ledger): an abandoned game was walked away from, not closed (docs/codex.md)."""
 
 WINS_TO_OPEN_NEXT_TIER = 3
 """Scenarios of a tier a player must win to open the next tier."""
@@ -122,7 +126,7 @@ def scenario_records(*, player_id: int) -> dict[str, ScenarioRecord]:
         scenario = by_key.get(game.track_ref)
         if scenario is None:
             continue
-        if game.final_score is not None:
+        if game.final_score is not None and game.status in LEDGER_STATUSES:
             ledgers[scenario.key] = max(
                 ledgers.get(scenario.key, game.final_score), game.final_score
             )
@@ -239,7 +243,7 @@ def campaign_ledger_leader() -> LedgerLeader | None:
     closed = Game.objects.filter(
         track=Game.Track.SCENARIO,
         track_ref__in=[scenario.key for scenario in codex_scenarios()],
-        status__in=Game.CLOSED_STATUSES,
+        status__in=LEDGER_STATUSES,
         in_figures=True,
         final_score__isnull=False,
         finished_at__isnull=False,

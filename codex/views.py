@@ -19,6 +19,7 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
     viewer = request.user if request.user.is_authenticated else None
     context = {
         "campaign": selectors.codex_campaign(player=viewer),
+        "master_architect": selectors.master_architect_reign(),
         "wins_to_open": selectors.WINS_TO_OPEN_NEXT_TIER,
         "par_margin_percent": round(PAR_MARGIN * 100),
     }

@@ -87,9 +87,7 @@ def test_between_equal_ledgers_the_first_to_reach_it_holds(player, make_user) ->
     assert campaign_ledger_leader().player_id == player.pk
 
 
-def test_a_game_held_off_by_review_leaves_the_ledger_and_the_title_moves(
-    player, make_user
-) -> None:
+def test_a_game_held_off_by_review_leaves_the_ledger_and_the_title_moves(player, make_user) -> None:
     game = close(player, FIRST, ledger=500)
     rival = make_user("bob")
     close(rival, FIRST, ledger=100)
@@ -119,3 +117,18 @@ def test_the_profile_shows_the_campaign_and_the_title(client, player) -> None:
     assert "Scenarios won: <strong>1 of 20</strong>" in html
     assert "Campaign ledger: <strong>640</strong>" in html
     assert "<strong>Master Architect of the Ascension Citadel</strong> since" in html
+
+
+def test_the_codex_page_names_the_holder(client, player) -> None:
+    html = client.get(reverse("codex:home")).content.decode()
+    assert "awaits the first campaign ledger" in html
+    close(player, FIRST, ledger=640)
+    master_architect_update()
+    html = client.get(reverse("codex:home")).content.decode()
+    assert "Master Architect of the Ascension Citadel: <strong>alice</strong>" in html
+    assert "campaign ledger of 640" in html
+
+
+def test_an_abandoned_game_counts_for_no_ledger(player) -> None:
+    close(player, FIRST, ledger=900, status=Game.Status.ABANDONED)
+    assert campaign_ledger_leader() is None
