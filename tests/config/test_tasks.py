@@ -16,7 +16,15 @@ from games import tasks as game_tasks
 from reviews import tasks as review_tasks
 
 ROOT = Path(__file__).resolve().parents[2]
-TASK_MODULES = ["games", "leaderboards", "matches", "challenges", "codex", "achievements", "reviews"]
+TASK_MODULES = [
+    "games",
+    "leaderboards",
+    "matches",
+    "challenges",
+    "codex",
+    "achievements",
+    "reviews",
+]
 
 
 def project_tasks():
