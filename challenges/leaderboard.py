@@ -10,6 +10,7 @@ from django.db.models import Max, Sum
 
 from challenges.models import Completion
 from challenges.selectors import month_of
+from leaderboards.paging import PageOfRanks, page_number, shared_ranks
 from leaderboards.ranking import RANKING_RULES
 
 PAGE_SIZE = 50
@@ -36,25 +37,13 @@ class MonthRow:
 
 
 @dataclass(frozen=True, kw_only=True)
-class MonthBoard:
+class MonthBoard(PageOfRanks):
     month: date
     rows: list[MonthRow]
     number: int
     num_pages: int
     total: int
     viewer_row: MonthRow | None
-
-    @property
-    def has_previous(self) -> bool:
-        return self.number > 1
-
-    @property
-    def has_next(self) -> bool:
-        return self.number < self.num_pages
-
-    @property
-    def viewer_on_page(self) -> bool:
-        return any(row.is_viewer for row in self.rows)
 
 
 def month_leaderboard(*, month: date, page: int, viewer: AbstractBaseUser | None) -> MonthBoard:
@@ -83,12 +72,12 @@ def month_leaderboard(*, month: date, page: int, viewer: AbstractBaseUser | None
         key=lambda pair: (-pair[0], pair[1]["player__username"]),
     )
     viewer_id = viewer.pk if viewer is not None and viewer.is_authenticated else None
+    ranks = shared_ranks([rank_key for rank_key, _ in keyed])
     rows: list[MonthRow] = []
-    for position, (rank_key, row) in enumerate(keyed):
-        shared = position > 0 and rank_key == keyed[position - 1][0]
+    for rank, (_, row) in zip(ranks, keyed, strict=True):
         rows.append(
             MonthRow(
-                rank=rows[-1].rank if shared else position + 1,
+                rank=rank,
                 player_id=row["player_id"],
                 username=row["player__username"],
                 stars=row["stars"],
@@ -96,8 +85,7 @@ def month_leaderboard(*, month: date, page: int, viewer: AbstractBaseUser | None
                 is_viewer=row["player_id"] == viewer_id,
             )
         )
-    num_pages = max(1, -(-len(rows) // PAGE_SIZE))
-    number = min(max(1, page), num_pages)
+    number, num_pages = page_number(page, len(rows), PAGE_SIZE)
     return MonthBoard(
         month=month,
         rows=rows[(number - 1) * PAGE_SIZE : number * PAGE_SIZE],

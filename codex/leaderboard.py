@@ -12,6 +12,7 @@ from django.contrib.auth.models import AbstractBaseUser
 
 from codex.selectors import LEDGER_STATUSES
 from games.models import Game
+from leaderboards.paging import PageOfRanks, page_number, shared_ranks
 from leaderboards.ranking import RANKING_RULES
 
 PAGE_SIZE = 50
@@ -40,25 +41,13 @@ class ScenarioRow:
 
 
 @dataclass(frozen=True, kw_only=True)
-class ScenarioBoard:
+class ScenarioBoard(PageOfRanks):
     key: str
     rows: list[ScenarioRow]
     number: int
     num_pages: int
     total: int
     viewer_row: ScenarioRow | None
-
-    @property
-    def has_previous(self) -> bool:
-        return self.number > 1
-
-    @property
-    def has_next(self) -> bool:
-        return self.number < self.num_pages
-
-    @property
-    def viewer_on_page(self) -> bool:
-        return any(row.is_viewer for row in self.rows)
 
 
 def scenario_leaderboard(*, key: str, page: int, viewer: AbstractBaseUser | None) -> ScenarioBoard:
@@ -115,12 +104,9 @@ def scenario_leaderboard(*, key: str, page: int, viewer: AbstractBaseUser | None
     keyed = sorted(
         bests.values(), key=lambda pair: (-pair[0], pair[1].finished_at, pair[1].username)
     )
-    rows: list[ScenarioRow] = []
-    for position, (rank_key, row) in enumerate(keyed):
-        shared = position > 0 and rank_key == keyed[position - 1][0]
-        rows.append(replace(row, rank=rows[-1].rank if shared else position + 1))
-    num_pages = max(1, -(-len(rows) // PAGE_SIZE))
-    number = min(max(1, page), num_pages)
+    ranks = shared_ranks([rank_key for rank_key, _ in keyed])
+    rows = [replace(row, rank=rank) for rank, (_, row) in zip(ranks, keyed, strict=True)]
+    number, num_pages = page_number(page, len(rows), PAGE_SIZE)
     return ScenarioBoard(
         key=key,
         rows=rows[(number - 1) * PAGE_SIZE : number * PAGE_SIZE],

@@ -21,6 +21,7 @@ from games.specs import TEMPLATE_PARTS, game_spec
 from leaderboards import redis_ranks
 from leaderboards.certification import difficulty_word
 from leaderboards.models import DailyDeal, PeriodBest, Result, ScoreCount
+from leaderboards.paging import PageOfRanks, page_number
 from leaderboards.periods import period_start
 from leaderboards.ranking import RANKING_RULES, RankingRule
 
@@ -39,7 +40,7 @@ class LeaderboardRow:
 
 
 @dataclass(frozen=True)
-class LeaderboardPage:
+class LeaderboardPage(PageOfRanks):
     rows: list[LeaderboardRow]
     number: int
     num_pages: int
@@ -47,28 +48,11 @@ class LeaderboardPage:
     viewer_row: LeaderboardRow | None
     source: str
 
-    @property
-    def has_previous(self) -> bool:
-        return self.number > 1
-
-    @property
-    def has_next(self) -> bool:
-        return self.number < self.num_pages
-
-    @property
-    def viewer_on_page(self) -> bool:
-        return any(row.is_viewer for row in self.rows)
-
 
 def _row(
     rank: int, username: str, won: bool, score: int, elapsed_ms: int, moves: int, viewer: bool
 ) -> LeaderboardRow:
     return LeaderboardRow(rank, username, won, score, elapsed_ms // 1000, moves, viewer)
-
-
-def _page_number(requested: int, total: int) -> tuple[int, int]:
-    num_pages = max(1, -(-total // PAGE_SIZE))
-    return min(max(1, requested), num_pages), num_pages
 
 
 def _ranked_rows(
@@ -106,7 +90,7 @@ def _from_redis(deal: DailyDeal, page: int, viewer: User | None) -> LeaderboardP
         total = redis_ranks.size(deal.id)
         if not total:
             return None
-        number, num_pages = _page_number(page, total)
+        number, num_pages = page_number(page, total, PAGE_SIZE)
         offset = (number - 1) * PAGE_SIZE
         first_rank, entries = redis_ranks.page(deal.id, offset, PAGE_SIZE)
         mine = redis_ranks.rank_of(deal.id, viewer.pk) if viewer is not None else None
@@ -211,7 +195,7 @@ def _page_entries(
 def _from_database(deal: DailyDeal, page: int, viewer: User | None) -> LeaderboardPage:
     results = Result.objects.listed().filter(daily_deal=deal)
     total = _total(deal)
-    number, num_pages = _page_number(page, total)
+    number, num_pages = page_number(page, total, PAGE_SIZE)
     offset = (number - 1) * PAGE_SIZE
     entries = _page_entries(results, offset, PAGE_SIZE, total)
     # Nothing ranks above the first page; a later one may begin inside a tie.
