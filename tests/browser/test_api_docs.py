@@ -46,5 +46,7 @@ def test_redoc_lists_the_operations_and_searches_them(page, live_server):
     expect(page.get_by_text("/api/v1/auth/login", exact=True).first).to_be_attached()
     assert page.locator("img[alt='redocly logo']").is_hidden()
     page.get_by_placeholder("Search...").fill("notation")
-    expect(page.get_by_role("search").get_by_text("Play a move in the notation")).to_be_visible()
+    # The search index is built by ReDoc's worker after the layout: seconds more under load.
+    result = page.get_by_role("search").get_by_text("Play a move in the notation")
+    expect(result).to_be_visible(timeout=30_000)
     assert set(hosts) == {urlsplit(live_server.url).netloc}
