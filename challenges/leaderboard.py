@@ -10,7 +10,7 @@ from django.db.models import Max, Sum
 
 from challenges.models import Completion
 from challenges.selectors import month_of
-from leaderboards.paging import PageOfRanks, page_number, shared_ranks
+from leaderboards.paging import PageOfRanks, page_cut, shared_ranks
 from leaderboards.ranking import RANKING_RULES
 
 PAGE_SIZE = 50
@@ -85,12 +85,12 @@ def month_leaderboard(*, month: date, page: int, viewer: AbstractBaseUser | None
                 is_viewer=row["player_id"] == viewer_id,
             )
         )
-    number, num_pages = page_number(page, len(rows), PAGE_SIZE)
+    cut = page_cut(rows, page, PAGE_SIZE)
     return MonthBoard(
         month=month,
-        rows=rows[(number - 1) * PAGE_SIZE : number * PAGE_SIZE],
-        number=number,
-        num_pages=num_pages,
-        total=len(rows),
-        viewer_row=next((row for row in rows if row.is_viewer), None),
+        rows=cut.rows,
+        number=cut.number,
+        num_pages=cut.num_pages,
+        total=cut.total,
+        viewer_row=cut.viewer_row,
     )

@@ -12,7 +12,7 @@ from django.contrib.auth.models import AbstractBaseUser
 
 from codex.selectors import LEDGER_STATUSES
 from games.models import Game
-from leaderboards.paging import PageOfRanks, page_number, shared_ranks
+from leaderboards.paging import PageOfRanks, page_cut, shared_ranks
 from leaderboards.ranking import RANKING_RULES
 
 PAGE_SIZE = 50
@@ -106,12 +106,12 @@ def scenario_leaderboard(*, key: str, page: int, viewer: AbstractBaseUser | None
     )
     ranks = shared_ranks([rank_key for rank_key, _ in keyed])
     rows = [replace(row, rank=rank) for rank, (_, row) in zip(ranks, keyed, strict=True)]
-    number, num_pages = page_number(page, len(rows), PAGE_SIZE)
+    cut = page_cut(rows, page, PAGE_SIZE)
     return ScenarioBoard(
         key=key,
-        rows=rows[(number - 1) * PAGE_SIZE : number * PAGE_SIZE],
-        number=number,
-        num_pages=num_pages,
-        total=len(rows),
-        viewer_row=next((row for row in rows if row.is_viewer), None),
+        rows=cut.rows,
+        number=cut.number,
+        num_pages=cut.num_pages,
+        total=cut.total,
+        viewer_row=cut.viewer_row,
     )

@@ -285,33 +285,26 @@ class Reign:
     ended_at: datetime | None
 
 
+def _reign(row: TitleReign) -> Reign:
+    return Reign(
+        username=row.player.get_username(),
+        ledger=row.figure,
+        started_at=row.started_at,
+        ended_at=row.ended_at,
+    )
+
+
 def master_architect_reign() -> Reign | None:
     """The Master Architect's open reign: who holds the title now (one query)."""
-    reign = (
+    row = (
         TitleReign.objects.filter(code=MASTER_ARCHITECT, ended_at__isnull=True)
         .select_related("player")
         .first()
     )
-    if reign is None:
-        return None
-    return Reign(
-        username=reign.player.get_username(),
-        ledger=reign.figure,
-        started_at=reign.started_at,
-        ended_at=None,
-    )
+    return None if row is None else _reign(row)
 
 
 def player_reigns(*, player_id: int) -> list[Reign]:
     """The player's reigns as Master Architect, the latest first (one query)."""
-    return [
-        Reign(
-            username=reign.player.get_username(),
-            ledger=reign.figure,
-            started_at=reign.started_at,
-            ended_at=reign.ended_at,
-        )
-        for reign in TitleReign.objects.filter(
-            code=MASTER_ARCHITECT, player_id=player_id
-        ).select_related("player")
-    ]
+    rows = TitleReign.objects.filter(code=MASTER_ARCHITECT, player_id=player_id)
+    return [_reign(row) for row in rows.select_related("player")]

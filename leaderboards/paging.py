@@ -3,12 +3,16 @@ scenario's): its number among its pages, whether the viewer's row is on it, and 
 shared by equal rank keys."""
 
 from collections.abc import Sequence
-from typing import Protocol
+from dataclasses import dataclass
+from typing import Generic, Protocol, TypeVar
 
 
 class ViewerRow(Protocol):
     @property
     def is_viewer(self) -> bool: ...
+
+
+RowT = TypeVar("RowT", bound=ViewerRow)
 
 
 class PageOfRanks:
@@ -45,3 +49,25 @@ def shared_ranks(keys: Sequence[int]) -> list[int]:
         shared = position > 0 and key == keys[position - 1]
         ranks.append(ranks[-1] if shared else position + 1)
     return ranks
+
+
+@dataclass(frozen=True)
+class PageCut(Generic[RowT]):
+    rows: list[RowT]
+    number: int
+    num_pages: int
+    total: int
+    viewer_row: RowT | None
+
+
+def page_cut(rows: Sequence[RowT], requested: int, size: int) -> PageCut[RowT]:
+    """The requested page of a whole ranked list, clamped, with the viewer's row found
+    wherever it stands."""
+    number, num_pages = page_number(requested, len(rows), size)
+    return PageCut(
+        rows=list(rows[(number - 1) * size : number * size]),
+        number=number,
+        num_pages=num_pages,
+        total=len(rows),
+        viewer_row=next((row for row in rows if row.is_viewer), None),
+    )
