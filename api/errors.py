@@ -40,6 +40,10 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
         "The action would end a game in progress: send it again with confirm=true.",
     ),
     "match_refused": (409, "The match refused that: the message says why; nothing changed."),
+    "scenario_locked": (
+        409,
+        "The scenario's tier is still locked to you: the message says what opens it.",
+    ),
     "illegal_move": (422, "The rules refuse that action on this board (the message says why)."),
     "throttled": (429, "Too many requests: wait the seconds Retry-After says."),
 }

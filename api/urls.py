@@ -8,6 +8,7 @@ from drf_spectacular.views import SpectacularAPIView
 
 from api.views import (
     actions,
+    codex,
     daily,
     docs,
     duel,
@@ -75,6 +76,13 @@ urlpatterns = [
         "leaderboards/<slug:variant>",
         daily.PeriodLeaderboardView.as_view(),
         name="period_leaderboard",
+    ),
+    path("codex", codex.CodexView.as_view(), name="codex"),
+    path("codex/<slug:key>/play", codex.ScenarioPlayView.as_view(), name="codex_play"),
+    path(
+        "codex/<slug:key>/leaderboard",
+        codex.ScenarioLeaderboardView.as_view(),
+        name="codex_leaderboard",
     ),
     path("players/<str:username>", players.PlayerView.as_view(), name="player"),
     path(

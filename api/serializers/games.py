@@ -1,5 +1,6 @@
 """A game as the API shows it: games.selectors.Board without the web's layout."""
 
+from dataclasses import asdict
 from typing import Any
 
 from drf_spectacular.utils import extend_schema_field
@@ -14,6 +15,24 @@ class BoardGoalSerializer(serializers.Serializer[Any]):
     progress = serializers.CharField(help_text="Where the game stands: 'Sevens ...: 1 of 2'.")
     met = serializers.BooleanField(help_text="The game met the goal (it stays met).")
     failed = serializers.BooleanField(help_text="This game can no longer meet it.")
+
+
+class ScenarioDashboardSerializer(serializers.Serializer[Any]):
+    """The Architect Dashboard of a Codex scenario's board (games.codex.scenario_dashboard)."""
+
+    key = serializers.CharField(help_text="The scenario (GET /codex).")
+    number = serializers.IntegerField()
+    name = serializers.CharField()
+    tier = serializers.IntegerField()
+    par = serializers.IntegerField(help_text="The moves of the solver's win.")
+    two_star_moves = serializers.IntegerField(help_text="The most moves a two-star win may take.")
+    stars_in_reach = serializers.IntegerField(
+        help_text="The most stars the game can still earn from where it stands; once it is "
+        "over, the stars it earned."
+    )
+    handicaps = serializers.ListField(
+        child=serializers.CharField(), help_text="The handicaps in force, in words."
+    )
 
 
 class GameStateSerializer(serializers.Serializer[Board]):
@@ -40,6 +59,11 @@ class GameStateSerializer(serializers.Serializer[Board]):
         allow_null=True, help_text="The clock of a timed game; null without one."
     )
     can_undo = serializers.BooleanField()
+    undos_left = serializers.IntegerField(
+        allow_null=True,
+        help_text="A game with an undo allowance (a Codex scenario's): the undos left; "
+        "null without one.",
+    )
     track = serializers.ChoiceField(choices=Game.Track.choices)
     match_id = serializers.SerializerMethodField(
         help_text="A match seat's game: its match (GET /matches/{id}); null for any other."
@@ -68,12 +92,24 @@ class GameStateSerializer(serializers.Serializer[Board]):
         allow_null=True,
         help_text="A daily challenge's goal and the game's progress; null for other games.",
     )
+    scenario = serializers.SerializerMethodField(
+        help_text="A Codex scenario's game: its Architect Dashboard; null for other games."
+    )
 
     @extend_schema_field(serializers.UUIDField(allow_null=True))
     def get_match_id(self, board: Board) -> str | None:
         return board.track_ref if board.track == Game.Track.MATCH else None
 
+    @extend_schema_field(ScenarioDashboardSerializer(allow_null=True))
+    def get_scenario(self, board: Board) -> dict[str, Any] | None:
+        if board.scenario is None:
+            return None
+        return dict(
+            _DASHBOARD.to_representation({"key": board.track_ref, **asdict(board.scenario)})
+        )
 
+
+_DASHBOARD = ScenarioDashboardSerializer()
 _GAME_STATE = GameStateSerializer()
 """One serializer for every game's state: a new one deep-copies its thirty fields
 (DRF binds them per instance), a tenth of a move's CPU; its fields keep no state

@@ -24,6 +24,11 @@ def player_of(request: Request) -> User:
     return user
 
 
+def viewer_of(request: Request) -> User | None:
+    """The signed-in player of a page open to visitors; None for a visitor."""
+    return request.user if isinstance(request.user, User) else None
+
+
 def valid_data(serializer_class: type[S], request: Request) -> dict[str, Any]:
     """The body as the serializer reads it; a body it refuses is a 400 (api.errors)."""
     serializer = serializer_class(data=request.data)

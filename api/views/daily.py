@@ -4,7 +4,6 @@ web's pages (leaderboards.views), in JSON."""
 
 from datetime import date
 
-from django.contrib.auth.models import User
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.permissions import AllowAny
@@ -21,7 +20,7 @@ from api.serializers.community import (
     period_row,
 )
 from api.serializers.games import GameStateSerializer
-from api.views.base import player_of, state_of
+from api.views.base import player_of, state_of, viewer_of
 from core import params
 from games.engine import get_variant
 from leaderboards import selectors, services
@@ -76,10 +75,6 @@ class DailyPlayView(APIView):
         return Response(state_of(game), status=201)
 
 
-def _viewer(request: Request) -> User | None:
-    return request.user if isinstance(request.user, User) else None
-
-
 class DealLeaderboardView(APIView):
     permission_classes = [AllowAny]
     refusals = ("not_found",)
@@ -94,7 +89,7 @@ class DealLeaderboardView(APIView):
     def get(self, request: Request, day: str, variant: str) -> Response:
         deal = _deal_or_404(day=params.iso_day(day), variant=variant)
         board = selectors.leaderboard_for_deal(
-            deal=deal, page=params.page_number(request.query_params), viewer=_viewer(request)
+            deal=deal, page=params.page_number(request.query_params), viewer=viewer_of(request)
         )
         body = page_envelope(
             request,
@@ -144,7 +139,7 @@ class PeriodLeaderboardView(APIView):
             )
         today = today_utc()
         services.period_rankings_refresh_on_read(variant=variant, period=period, today=today)
-        viewer = _viewer(request)
+        viewer = viewer_of(request)
         table = selectors.period_leaderboard(
             variant=variant,
             period=period,

@@ -31,6 +31,7 @@ STATE_FIELDS = {
     "elapsed_seconds",
     "remaining_seconds",
     "can_undo",
+    "undos_left",
     "track",
     "match_id",
     "is_ranked",
@@ -44,6 +45,7 @@ STATE_FIELDS = {
     "last_action_at",
     "finished_at",
     "goal",
+    "scenario",
 }
 
 

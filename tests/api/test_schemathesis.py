@@ -1,7 +1,8 @@
 """Schemathesis against the live schema: every operation, ours and allauth's, answers
 as the schema says (no 5xx, a documented status, content type, body and headers),
 signed in with a real session token, with the path naming real things (the player's
-game of every variant, a variant, the player, today).
+game of every variant, a variant, the player, today, a Codex scenario open and one
+locked).
 
 Each operation runs as a subtest of one test, its cases drawn with the operation's
 own Hypothesis strategy (`APIOperation.as_strategy`): schemathesis's lazy pytest
@@ -20,6 +21,7 @@ from hypothesis import strategies as st
 from schemathesis import GenerationMode
 from schemathesis.specs.openapi import checks as openapi_checks
 
+from games.codex import codex_scenarios
 from games.specs import game_keys
 from matches.modes import match_mode_keys
 from tests.api.conftest import PASSWORD
@@ -27,6 +29,8 @@ from tests.api.conftest import PASSWORD
 pytestmark = pytest.mark.django_db(transaction=True)
 
 LOGOUT = ("DELETE", "/api/v1/auth/session")
+FIRST_TIER = next(scenario for scenario in codex_scenarios() if scenario.tier == 1)
+LOCKED_TIER = next(scenario for scenario in codex_scenarios() if scenario.tier == 2)
 CHECKS = [
     schemathesis.checks.not_a_server_error,
     openapi_checks.status_code_conformance,
@@ -102,6 +106,8 @@ def real_values(live_server, player) -> dict[str, list[str]]:
         "day": [timezone.localdate().isoformat()],
         "match_id": [match.json()["id"]],
         "mode": list(match_mode_keys()),
+        # A Codex scenario open to the player, and one of a tier still locked.
+        "key": [FIRST_TIER.key, LOCKED_TIER.key],
     }
 
 
@@ -143,7 +149,13 @@ def test_every_operation_answers_as_the_schema_says(live_server, player, real_va
     schema = _live_schema(live_server.url, token=token, real_values=real_values)
     operations = [op for op in _operations(schema) if (op.method.upper(), op.path) != LOGOUT]
     labels = {operation.label for operation in operations}
-    assert {"POST /api/v1/games/{game_id}/moves", "POST /api/v1/auth/login"} <= labels
+    assert {
+        "POST /api/v1/games/{game_id}/moves",
+        "POST /api/v1/auth/login",
+        "GET /api/v1/codex",
+        "POST /api/v1/codex/{key}/play",
+        "GET /api/v1/codex/{key}/leaderboard",
+    } <= labels
 
     for operation in operations:
         with subtests.test(msg=operation.label):
