@@ -149,6 +149,21 @@ def scenario_records(*, player_id: int) -> dict[str, ScenarioRecord]:
     }
 
 
+def scenario_games_in_progress(*, player: User) -> dict[str, UUID]:
+    """The player's scenario games in progress, by scenario key (one query; a player has
+    at most one of a scenario, as games.services.game_active_on_track reads it)."""
+    return dict(
+        Game.objects.filter(
+            player=player,
+            variant="steps",
+            track=Game.Track.SCENARIO,
+            status=Game.Status.ACTIVE,
+        )
+        .order_by()
+        .values_list("track_ref", "id")
+    )
+
+
 def tier_lock_reason(*, tier: int, won_before: int) -> str:
     """Why a tier is still locked, with the wins of the tier before it so far."""
     return (

@@ -11,12 +11,16 @@ from core import params
 from core.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from games.codex import PAR_MARGIN, codex_scenario
 from games.navigation import game_page_response
+from games.services import games_close_expired
 
 
 @require_GET
 def home(request: HtmxHttpRequest) -> HttpResponse:
     """The Codex's four tiers and their scenarios, with the viewer's progress."""
     viewer = request.user if request.user.is_authenticated else None
+    if viewer is not None:
+        # A timed scenario whose clock ran out is over: its ledger counts now.
+        games_close_expired(player=viewer)
     context = {
         "campaign": selectors.codex_campaign(player=viewer),
         "master_architect": selectors.master_architect_reign(),

@@ -71,7 +71,9 @@ class GameStateSerializer(serializers.Serializer[Board]):
     is_ranked = serializers.BooleanField(help_text="A daily deal's first attempt: the one ranked.")
     is_practice_restart = serializers.BooleanField()
     daily_label = serializers.CharField(allow_null=True)
-    certified_winnable = serializers.BooleanField()
+    certified_winnable = serializers.BooleanField(
+        help_text="The solver has won this deal: a certified daily deal, or a Codex scenario."
+    )
     public = serializers.DictField(
         help_text=(
             "The engine's public view of the table: face-up cards, the counts of "

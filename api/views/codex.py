@@ -2,9 +2,6 @@
 leaderboard: the selectors and services of the web's Codex pages (codex.views), in
 JSON. A scenario's game is played through the game endpoints (/games/{id}/moves, ...)."""
 
-from uuid import UUID
-
-from django.contrib.auth.models import User
 from drf_spectacular.utils import extend_schema
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -22,22 +19,6 @@ from core import params
 from games import services as game_services
 from games.codex import codex_scenario
 from games.engine.steps.codex import Scenario
-from games.models import Game
-
-
-def _games_in_progress(*, player: User) -> dict[str, UUID]:
-    """The player's scenario games in progress, by scenario key (one query; the
-    database keeps one a scenario, as game_active_on_track reads it for one)."""
-    return dict(
-        Game.objects.filter(
-            player=player,
-            variant="steps",
-            track=Game.Track.SCENARIO,
-            status=Game.Status.ACTIVE,
-        )
-        .order_by()
-        .values_list("track_ref", "id")
-    )
 
 
 class CodexView(APIView):
@@ -60,7 +41,9 @@ class CodexView(APIView):
             selectors.codex_campaign(player=player),
             reign=selectors.master_architect_reign(),
             signed_in=player is not None,
-            in_progress={} if player is None else _games_in_progress(player=player),
+            in_progress=(
+                {} if player is None else selectors.scenario_games_in_progress(player=player)
+            ),
         )
         return Response(body)
 

@@ -1,6 +1,8 @@
 """The Codex campaign: its page, unlocking by tier, the player's best stars and ledger,
 and playing a scenario."""
 
+from datetime import timedelta
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -8,9 +10,15 @@ from django.utils import timezone
 
 from codex import selectors
 from codex.services import ScenarioRefused, scenario_play
-from games.codex import codex_scenario, codex_scenarios, scenario_certify, scenario_stars
+from games.codex import (
+    codex_scenario,
+    codex_scenarios,
+    scenario_certify,
+    scenario_stars,
+    scenario_track,
+)
 from games.models import Game
-from games.services import game_move_play
+from games.services import game_move_play, game_resume_or_start
 from games.variants import game_variant
 
 pytestmark = pytest.mark.django_db
@@ -165,3 +173,22 @@ def test_play_needs_csrf_a_login_and_a_known_key(player) -> None:
     assert client.post(reverse("codex:play", kwargs={"key": "no-such-scenario"})).status_code == 404
     assert client.get(reverse("codex:play", kwargs={"key": key})).status_code == 405
     assert not Game.objects.filter(player=player).exists()
+
+
+def test_the_page_closes_a_scenario_whose_clock_ran_out_and_counts_its_ledger(
+    player, player_client
+) -> None:
+    timed = next(scenario for scenario in codex_scenarios() if scenario.time_limit_seconds)
+    # Tier 4 is locked for a new player: its game dealt as Play would once it is open.
+    game = game_resume_or_start(player=player, variant="steps", track=scenario_track(timed))
+    Game.objects.filter(id=game.id).update(deadline_at=timezone.now() - timedelta(seconds=1))
+    assert player_client.get(reverse("codex:home")).status_code == 200
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    entry = next(
+        entry
+        for tier in selectors.codex_campaign(player=player).tiers
+        for entry in tier.scenarios
+        if entry.key == timed.key
+    )
+    assert entry.best_ledger == game.final_score

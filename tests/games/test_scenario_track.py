@@ -123,8 +123,12 @@ def test_the_board_shows_the_architect_dashboard(player, rf) -> None:
     assert 'id="dashboard"' in html
     assert "Codex 18: The Unforgiving Ledger" in html
     assert "3 undos left" in html
+    # Certified from its starting position by codex_certify, with no certified-seed row.
+    assert board.certified_winnable
+    assert 'id="certified-label"' in html
     casual = game_start(player=player, variant="steps")
     assert game_board(game=casual).scenario is None
+    assert not game_board(game=casual).certified_winnable
 
 
 def test_a_scenario_game_is_verified_by_replaying_its_log(player) -> None:
