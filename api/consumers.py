@@ -10,11 +10,11 @@ from typing import Any
 from uuid import UUID
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
 
 from api import sockets
 from api.errors import ApiRefusal, refusal_body
 from api.throttles import MoveRateThrottle
+from core.sockets import DatabaseFreeDispatchConsumer
 from matches.live import match_group
 
 SIGN_IN_FIRST = 4401
@@ -23,7 +23,7 @@ NOT_YOURS = 4404
 """The close code for a socket of a match the player has no seat in."""
 
 
-class MatchSocketConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is untyped
+class MatchSocketConsumer(DatabaseFreeDispatchConsumer):
     group: str | None = None
     game_id: UUID | None = None
 

@@ -7,8 +7,8 @@ connect reads the database."""
 from typing import Any
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
 
+from core.sockets import DatabaseFreeDispatchConsumer
 from matches import selectors
 from matches.live import match_group
 
@@ -16,7 +16,7 @@ NOT_YOURS = 4404
 """The close code for a socket of a match the user has no seat in (or no login)."""
 
 
-class MatchConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is untyped
+class MatchConsumer(DatabaseFreeDispatchConsumer):
     group: str | None = None
 
     async def connect(self) -> None:

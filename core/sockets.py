@@ -1,0 +1,24 @@
+"""The base of the site's WebSocket consumers."""
+
+from typing import Any
+
+from channels.consumer import get_handler_name
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+
+class DatabaseFreeDispatchConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # untyped
+    """An asynchronous consumer whose handlers reach the database only through
+    channels.db.database_sync_to_async, which closes stale connections itself before
+    and after its work in its own thread.
+
+    Channels' dispatch also closes them before every message it hands on, with a hop
+    to a thread and back: on a match socket that is every move and every push of the
+    opponent's progress, none of which needs the database here. That hop was half of
+    what a socket cost the server per move (docs/matches.md, "Speed"), so it is
+    left out."""
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
