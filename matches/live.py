@@ -14,7 +14,9 @@ from uuid import UUID
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.template import engines
 from django.template.loader import render_to_string
+from django.utils.safestring import SafeString, mark_safe
 
 from matches import selectors
 
@@ -53,11 +55,18 @@ def _send(match_id: UUID, event: dict[str, Any]) -> None:
         logger.warning("could not push match %s to its sockets", match_id)
 
 
+def seat_html(seat: selectors.SeatView) -> SafeString:
+    """A seat's row of the live panel. Jinja2: it is rendered after every move of a
+    match (Django's templates took a tenth of a socket move's server time)."""
+    return mark_safe(  # nosec B308 B703: Jinja2 escapes what it renders (autoescape)
+        engines["jinja2"].get_template("matches/live_seat.jinja").render({"seat": seat})
+    )
+
+
 def match_seat_push(*, match_id: UUID, seat: selectors.SeatView) -> None:
     """One seat's public progress after its action, to every socket of the match: built
     from the game the action holds, so the push reads nothing from the database."""
-    html = render_to_string("matches/_live_seat.html", {"seat": seat})
-    _send(match_id, {"type": SEAT_EVENT, "html": html, "seat": seat_data(seat)})
+    _send(match_id, {"type": SEAT_EVENT, "html": seat_html(seat), "seat": seat_data(seat)})
 
 
 def match_progress_push(*, match_id: UUID) -> None:
