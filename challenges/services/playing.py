@@ -11,6 +11,7 @@ import logging
 from datetime import date, datetime
 from functools import partial
 from types import MappingProxyType
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
@@ -19,7 +20,7 @@ from django.utils.module_loading import import_string
 
 from challenges.errors import ChallengeRefused
 from challenges.models import Challenge, Completion
-from challenges.selectors import month_of
+from challenges.selectors import day_open, month_of
 from games.models import Game
 from games.services import game_resume_or_start
 from games.tracks import Track
@@ -49,16 +50,17 @@ def challenge_play(*, player: User, challenge_id: int, today: date) -> Game:
     challenge = Challenge.objects.filter(id=challenge_id).first()
     if challenge is None:
         raise Challenge.DoesNotExist("No such challenge")
-    if challenge.date > today:
+    if not day_open(day=challenge.date, today=today):
         raise ChallengeRefused(f"This challenge opens on {challenge.date:%d %B %Y} (UTC).")
     return game_resume_or_start(
         player=player, variant=challenge.variant, track=challenge_track(challenge=challenge)
     )
 
 
-def challenge_game_acted(*, game: Game) -> None:
+def challenge_game_acted(*, game: Game, state: Any = None, state_before: Any = None) -> None:
     """GAME_ACTION_HOOKS: record the completion of the challenge whose goal this action
-    met. Returns at once for every other action."""
+    met (judged as the action saved the game: the positions are not needed). Returns at
+    once for every other action."""
     if game.track != Game.Track.CHALLENGE or not game.goal_met_now or game.goal_met_at is None:
         return
     completion_record(game=game, met_at=game.goal_met_at)

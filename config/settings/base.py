@@ -432,8 +432,10 @@ GAME_CLOSE_HOOKS: list[str] = [
     "matches.services.match_game_closed",
     "core.metrics.game_closed_hook",
 ]
-# Run (with the game) inside every action's transaction, after its one write: a match
-# follows its seats' progress. A hook returns at once for a game not of its track.
+# Run inside every action's transaction, after its one write, with the game and the
+# engine's positions after and before the action (`state`, `state_before`; None where
+# the action does not hold them): a match follows its seats' progress. A hook returns
+# at once for a game not of its track.
 GAME_ACTION_HOOKS: list[str] = [
     "matches.services.match_game_acted",
     "challenges.services.challenge_game_acted",

@@ -65,7 +65,7 @@ def _close_for_time(game: Game, now: datetime) -> None:
     status = closing_status(variant, state, otherwise=Game.Status.FINISHED)
     game_close(game, variant, state, status=status, now=min(now, deadline))
     game.revision += 1
-    game_save_action(game)
+    game_save_action(game, state=state, state_before=state)
 
 
 def game_act(
@@ -105,16 +105,18 @@ def game_act(
 def _apply_moves(
     game: Game,
     variant: Variant[Any],
+    state: Any,
     moves: Iterable[Move],
     *,
     now: datetime,
     then_safe_moves: bool = False,
 ) -> ActionOutcome:
-    """Apply the moves and log each; with ``then_safe_moves`` and the player's
-    automatic-moves setting on, then the safe moves to the foundations they allow,
-    each logged as a move of its own (so replay, review and undo see them as the
-    player's) and announced as "auto_foundation:<card>"."""
-    state = variant.load(game.state)
+    """Apply the moves to the game's position `state` (loaded once by the action) and
+    log each; with ``then_safe_moves`` and the player's automatic-moves setting on,
+    then the safe moves to the foundations they allow, each logged as a move of its
+    own (so replay, review and undo see them as the player's) and announced as
+    "auto_foundation:<card>"."""
+    before = state
     events: list[str] = []
 
     def log(step: Step[Any]) -> None:
@@ -134,7 +136,7 @@ def _apply_moves(
             state = step.state
             events.append(f"auto_foundation:{step.undo['cards'][0]}")
             log(step)
-    _save_state(game, variant, state, now=now)
+    _save_state(game, variant, state, now=now, before=before)
     move_counted(variant=game.variant)
     return ActionOutcome(game=game, events=tuple(events), state=state)
 
@@ -158,12 +160,14 @@ def game_state_record(game: Game, variant: Variant[Any], state: Any, *, now: dat
             game.goal_met_now = True
 
 
-def _save_state(game: Game, variant: Variant[Any], state: Any, *, now: datetime) -> None:
+def _save_state(
+    game: Game, variant: Variant[Any], state: Any, *, now: datetime, before: Any
+) -> None:
     game_state_record(game, variant, state, now=now)
     # A win closes the game; a loss is only announced (the module's docstring).
     if variant.status(state) == Game.Status.WON:
         game_close(game, variant, state, status=Game.Status.WON, now=now)
-    game_save_action(game)
+    game_save_action(game, state=state, state_before=before)
 
 
 def _refuse_if_lost(variant: Variant[Any], state: Any) -> None:
@@ -184,7 +188,8 @@ def game_move_play(*, game_id: UUID, player: User, move: str, revision: int) -> 
             parsed = parse_move(move.strip())
         except EngineError as error:
             raise MoveRefused(str(error)) from error
-        return _apply_moves(game, variant, [parsed], now=now, then_safe_moves=True)
+        state = variant.load(game.state)
+        return _apply_moves(game, variant, state, [parsed], now=now, then_safe_moves=True)
 
     return game_act(game_id=game_id, player=player, revision=revision, action=play)
 
@@ -209,7 +214,7 @@ def game_card_tap(
             raise MoveRefused(str(error)) from error
         if move is None:
             raise MoveRefused(variant.tap_refusal(state, source, count))
-        return _apply_moves(game, variant, [move], now=now, then_safe_moves=True)
+        return _apply_moves(game, variant, state, [move], now=now, then_safe_moves=True)
 
     return game_act(game_id=game_id, player=player, revision=revision, action=tap)
 
@@ -224,7 +229,7 @@ def game_auto_complete(*, game_id: UUID, player: User, revision: int) -> ActionO
                 "Auto-complete is offered once every card is face up and the stock and "
                 "waste are empty."
             )
-        return _apply_moves(game, variant, moves, now=now)
+        return _apply_moves(game, variant, state, moves, now=now)
 
     return game_act(game_id=game_id, player=player, revision=revision, action=complete)
 
@@ -240,9 +245,10 @@ def game_move_undo(*, game_id: UUID, player: User, revision: int) -> ActionOutco
         record = game.undo_log.pop()
         game.move_log.pop()
         game.undo_count += 1
-        state = variant.undo(variant.load(game.state), record)
-        _save_state(game, variant, state, now=now)
-        return ActionOutcome(game=game)
+        before = variant.load(game.state)
+        state = variant.undo(before, record)
+        _save_state(game, variant, state, now=now, before=before)
+        return ActionOutcome(game=game, state=state)
 
     return game_act(
         game_id=game_id, player=player, revision=revision, action=undo, reads_undo_log=True
@@ -259,8 +265,8 @@ def game_finish(*, game_id: UUID, player: User, revision: int) -> ActionOutcome:
         status = closing_status(variant, state, otherwise=Game.Status.FINISHED)
         game_close(game, variant, state, status=status, now=now)
         game.revision += 1
-        game_save_action(game)
-        return ActionOutcome(game=game)
+        game_save_action(game, state=state, state_before=state)
+        return ActionOutcome(game=game, state=state)
 
     return game_act(game_id=game_id, player=player, revision=revision, action=finish)
 
@@ -282,8 +288,8 @@ def game_loss_accept(*, game_id: UUID, player: User, revision: int) -> ActionOut
         clock_tick(game, now=now)
         game_close(game, variant, state, status=Game.Status.LOST, now=now)
         game.revision += 1
-        game_save_action(game)
-        return ActionOutcome(game=game)
+        game_save_action(game, state=state, state_before=state)
+        return ActionOutcome(game=game, state=state)
 
     return game_act(game_id=game_id, player=player, revision=revision, action=accept)
 

@@ -65,17 +65,18 @@ def _close_hooks(paths: tuple[str, ...]) -> tuple[CloseHook, ...]:
     return tuple(import_string(path) for path in paths)
 
 
-def game_save_action(game: Game) -> None:
+def game_save_action(game: Game, *, state: Any = None, state_before: Any = None) -> None:
     """Write what an action changed. The action hooks run now (a match follows its
-    seats' progress); a game the action closed runs the close hooks now and its tasks
-    after the commit."""
+    seats' progress), given the engine's positions after and before the action when
+    the action holds them (None: a hook loads what it needs); a game the action closed
+    runs the close hooks now and its tasks after the commit."""
     fields, appends = game_log_appends(
         game, [*ACTION_FIELDS, "goal_met_at"] if game.goal_met_now else ACTION_FIELDS
     )
     game_row_write(game, fields=fields, appends=appends)
     game_log_saved(game)
     for action_hook in _close_hooks(tuple(settings.GAME_ACTION_HOOKS)):
-        action_hook(game=game)
+        action_hook(game=game, state=state, state_before=state_before)
     game.stored_state = game.state
     if not game.is_active:
         for hook in _close_hooks(tuple(settings.GAME_CLOSE_HOOKS)):

@@ -29,19 +29,21 @@ from matches.tasks import match_settled_dispatch
 SHARED_BOARD_VARIANTS = frozenset(mode.variant for mode in match_modes() if mode.shared_board)
 
 
-def match_game_acted(*, game: Game) -> None:
+def match_game_acted(*, game: Game, state: Any = None, state_before: Any = None) -> None:
     """settings.GAME_ACTION_HOOKS: after each action on a match's game, the seat's
     count of foundation cards (and when it changed), and that seat's public progress
     pushed to the match's sockets once the action commits. Nothing for a game of
-    another track."""
+    another track. The positions after and before the action are the action's own
+    where it holds them, else loaded from the row as it is and as it was read."""
     if game.track != Game.Track.MATCH or game.variant in SHARED_BOARD_VARIANTS:
         return  # a shared board's moves push the whole match (matches.services.duel)
     variant = game_variant(game)
-    public = variant.public_view(variant.load(game.state))
+    public = variant.public_view(variant.load(game.state) if state is None else state)
     cards = _foundation_cards(public)
-    before = game.stored_state
+    if state_before is None and game.stored_state is not None:
+        state_before = variant.load(game.stored_state)
     # Most actions move no card to or from a foundation: those write nothing.
-    if before is None or cards != _foundation_cards(variant.public_view(variant.load(before))):
+    if state_before is None or cards != _foundation_cards(variant.public_view(state_before)):
         Seat.objects.filter(game_id=game.id).exclude(foundation_cards=cards).update(
             foundation_cards=cards, reached_at=game.last_action_at
         )
