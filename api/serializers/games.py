@@ -35,6 +35,17 @@ class ScenarioDashboardSerializer(serializers.Serializer[Any]):
     )
 
 
+class NotationListField(serializers.ListField):
+    """A list of moves in the notation, strings already: represented as they are (a
+    ListField of CharFields passed every move of a long game's log through two of DRF's
+    calls, on every action's answer)."""
+
+    child = serializers.CharField()
+
+    def to_representation(self, data: Any) -> list[str]:
+        return list(data)
+
+
 class GameStateSerializer(serializers.Serializer[Board]):
     id = serializers.UUIDField()
     variant = serializers.CharField(help_text="The game's key (klondike, spike, ...).")
@@ -80,13 +91,10 @@ class GameStateSerializer(serializers.Serializer[Board]):
             'face-down cards, stock and waste sizes (docs/api.md, "The table").'
         )
     )
-    legal_moves = serializers.ListField(
-        child=serializers.CharField(),
+    legal_moves = NotationListField(
         help_text="Every legal move now, in the notation (docs/notation.md); none once closed.",
     )
-    moves = serializers.ListField(
-        child=serializers.CharField(), help_text="The moves played, in the notation."
-    )
+    moves = NotationListField(help_text="The moves played, in the notation.")
     started_at = serializers.DateTimeField()
     last_action_at = serializers.DateTimeField()
     finished_at = serializers.DateTimeField(allow_null=True)
