@@ -44,6 +44,11 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
         409,
         "The scenario's tier is still locked to you: the message says what opens it.",
     ),
+    "challenge_refused": (
+        409,
+        "The daily challenge cannot be played (a later day's is not open yet): the message "
+        "says why.",
+    ),
     "illegal_move": (422, "The rules refuse that action on this board (the message says why)."),
     "throttled": (429, "Too many requests: wait the seconds Retry-After says."),
 }

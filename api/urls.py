@@ -8,6 +8,7 @@ from drf_spectacular.views import SpectacularAPIView
 
 from api.views import (
     actions,
+    challenges,
     codex,
     daily,
     docs,
@@ -34,6 +35,7 @@ def _headless_app_patterns() -> list[URLPattern | URLResolver]:
 
 game = "games/<uuid:game_id>"
 match = "matches/<uuid:match_id>"
+challenge = "challenges/<int:challenge_id>"
 
 # allauth routes its phone endpoints whatever the settings, and where no login has a
 # phone (ACCOUNT_SIGNUP_FIELDS names none) its adapter raises on them, a 500: here they
@@ -84,6 +86,15 @@ urlpatterns = [
         codex.ScenarioLeaderboardView.as_view(),
         name="codex_leaderboard",
     ),
+    path("challenges", challenges.ChallengeDayView.as_view(), name="challenges"),
+    path("challenges/month", challenges.ChallengeMonthView.as_view(), name="challenges_month"),
+    path(
+        "challenges/leaderboard",
+        challenges.ChallengeLeaderboardView.as_view(),
+        name="challenges_leaderboard",
+    ),
+    path(f"{challenge}/play", challenges.ChallengePlayView.as_view(), name="challenges_play"),
+    path(f"{challenge}/proof", challenges.ChallengeProofView.as_view(), name="challenges_proof"),
     path("players/<str:username>", players.PlayerView.as_view(), name="player"),
     path(
         "players/<str:username>/matches",

@@ -5,6 +5,7 @@ the proof is open (challenges.proof)."""
 import calendar
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
+from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Count, Max, Sum
@@ -23,6 +24,17 @@ def month_of(day: date) -> date:
 
 def month_end(month: date) -> date:
     return month.replace(day=calendar.monthrange(month.year, month.month)[1])
+
+
+def day_open(*, day: date, today: date) -> bool:
+    """A day's challenges are listed and played once the day has begun (UTC); a later
+    day's are not open yet."""
+    return day <= today
+
+
+def day_practice(*, day: date, today: date) -> bool:
+    """The day's month is over: its challenges are played as practice, no star counts."""
+    return month_of(day) < month_of(today)
 
 
 def proof_open(*, challenge: Challenge, completed: bool, today: date) -> bool:
@@ -44,6 +56,8 @@ class ChallengeEntry:
     difficulty_label: str
     stars: int
     words: str
+    goal: dict[str, Any]
+    """The goal as data (games.engine.goals.Goal.as_json): its kind and figures."""
     done: bool
     playable: bool
     """It can be played today (its day has begun)."""
@@ -54,6 +68,7 @@ class ChallengeEntry:
 
 def _entry(challenge: Challenge, *, done: bool, today: date) -> ChallengeEntry:
     engine = get_variant(challenge.variant)
+    goal = goal_of(challenge.goal, engine)
     return ChallengeEntry(
         id=challenge.id,
         date=challenge.date,
@@ -62,9 +77,10 @@ def _entry(challenge: Challenge, *, done: bool, today: date) -> ChallengeEntry:
         difficulty=challenge.difficulty,
         difficulty_label=challenge.get_difficulty_display(),
         stars=challenge.stars,
-        words=goal_description(goal_of(challenge.goal, engine), engine),
+        words=goal_description(goal, engine),
+        goal=goal.as_json(),
         done=done,
-        playable=challenge.date <= today,
+        playable=day_open(day=challenge.date, today=today),
         earns_stars=challenge.date <= today and month_of(challenge.date) == month_of(today),
         proof_open=proof_open(challenge=challenge, completed=done, today=today),
     )

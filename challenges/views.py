@@ -26,15 +26,11 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
     While today's are still being made, the day's list polls for them."""
     today = today_utc()
     day = params.iso_day(request.GET.get("day", "")) or today
-    if day > today:
+    if not selectors.day_open(day=day, today=today):
         raise Http404("That day's challenges are not open yet")
     viewer = request.user if request.user.is_authenticated else None
     entries = selectors.challenges_of_day(day=day, player=viewer, today=today)
-    making = (
-        day == today
-        and len(entries) < 3 * len(services.challenge_games())
-        and services.challenges_prepare_soon(day=today)
-    )
+    making = services.challenges_day_making(day=day, today=today, listed=len(entries))
     month = selectors.month_of(day)
     context = {
         "day": day,
@@ -46,7 +42,7 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
             )
         ],
         "making": making,
-        "practice": selectors.month_of(day) < selectors.month_of(today),
+        "practice": selectors.day_practice(day=day, today=today),
         "month": selectors.month_view(player=viewer, month=month, today=today),
         "previous_month": selectors.previous_month(month),
         "next_month": selectors.next_month_until(month, latest=today),

@@ -4,6 +4,7 @@ from challenges.services.making import (
     challenge_build,
     challenge_games,
     challenges_day_make,
+    challenges_day_making,
     challenges_prepare_soon,
 )
 from challenges.services.playing import (
@@ -21,6 +22,7 @@ __all__ = [
     "challenge_play",
     "challenge_track",
     "challenges_day_make",
+    "challenges_day_making",
     "challenges_prepare_soon",
     "completion_record",
     "counts_for_stars",

@@ -225,6 +225,18 @@ def challenges_prepare_soon(*, day: date) -> bool:
     return True
 
 
+def challenges_day_making(*, day: date, today: date, listed: int) -> bool:
+    """Whether a day's list of `listed` challenges is still being made: it is today's,
+    short of a full day, and its making is under way off the request
+    (challenges_prepare_soon, which starts it when it is not). The challenges page and
+    the API both ask this, and poll while it holds."""
+    return (
+        day == today
+        and listed < len(DIFFICULTIES) * len(challenge_games())
+        and challenges_prepare_soon(day=today)
+    )
+
+
 MAKING_SECONDS = 300
 """How long one request's making of a day's challenges holds off the next request's."""
 

@@ -6,6 +6,10 @@ from typing import Any
 import pytest
 from django.test import Client
 
+# The challenges' fixtures (challenges made by the solver on fixed seeds, the server's
+# clock), for the API's challenge tests (tests/api/test_challenges.py).
+from tests.challenges.conftest import clock, full_day, make_challenge  # noqa: F401
+
 PASSWORD = "correct-horse-battery"
 
 

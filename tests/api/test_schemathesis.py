@@ -2,7 +2,7 @@
 as the schema says (no 5xx, a documented status, content type, body and headers),
 signed in with a real session token, with the path naming real things (the player's
 game of every variant, a variant, the player, today, a Codex scenario open and one
-locked).
+locked, a daily challenge of today and one whose proof is open).
 
 Each operation runs as a subtest of one test, its cases drawn with the operation's
 own Hypothesis strategy (`APIOperation.as_strategy`): schemathesis's lazy pytest
@@ -21,10 +21,15 @@ from hypothesis import strategies as st
 from schemathesis import GenerationMode
 from schemathesis.specs.openapi import checks as openapi_checks
 
+from challenges.models import Challenge
+from challenges.selectors import month_of, previous_month
+from challenges.services import challenge_build
 from games.codex import codex_scenarios
 from games.specs import game_keys
+from leaderboards.periods import today_utc
 from matches.modes import match_mode_keys
 from tests.api.conftest import PASSWORD
+from tests.challenges.conftest import STEPS_SEED
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -99,6 +104,14 @@ def real_values(live_server, player) -> dict[str, list[str]]:
         timeout=30,
     )
     assert match.status_code == 201, match.text
+    # Today's challenge (playable), and one of last month (its proof open to everyone),
+    # made on the challenges tests' fixed seed, which the solver wins in milliseconds.
+    challenges = [
+        challenge_build(
+            day=day, variant="steps", difficulty=Challenge.Difficulty.EASY, seed=STEPS_SEED
+        )
+        for day in (today_utc(), previous_month(month_of(today_utc())))
+    ]
     return {
         "game_id": game_ids,
         "variant": list(game_keys()),
@@ -108,6 +121,7 @@ def real_values(live_server, player) -> dict[str, list[str]]:
         "mode": list(match_mode_keys()),
         # A Codex scenario open to the player, and one of a tier still locked.
         "key": [FIRST_TIER.key, LOCKED_TIER.key],
+        "challenge_id": [challenge.id for challenge in challenges],
     }
 
 
@@ -155,6 +169,11 @@ def test_every_operation_answers_as_the_schema_says(live_server, player, real_va
         "GET /api/v1/codex",
         "POST /api/v1/codex/{key}/play",
         "GET /api/v1/codex/{key}/leaderboard",
+        "GET /api/v1/challenges",
+        "POST /api/v1/challenges/{challenge_id}/play",
+        "GET /api/v1/challenges/month",
+        "GET /api/v1/challenges/{challenge_id}/proof",
+        "GET /api/v1/challenges/leaderboard",
     } <= labels
 
     for operation in operations:
