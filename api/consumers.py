@@ -15,7 +15,7 @@ from api import sockets
 from api.errors import ApiRefusal, refusal_body
 from api.throttles import MoveRateThrottle
 from core.sockets import DatabaseFreeDispatchConsumer
-from matches.live import match_group
+from matches.live import match_group, pushes_send
 
 SIGN_IN_FIRST = 4401
 """The close code for a socket opened without a live session token."""
@@ -62,7 +62,8 @@ class MatchSocketConsumer(DatabaseFreeDispatchConsumer):
             player=self.scope["user"],
             text=text_data if text_data is not None else "",
         )
-        await self._send(answer)
+        await pushes_send(answer.pushes)
+        await self._send(answer.message)
 
     async def match_seat(self, event: dict[str, Any]) -> None:
         """Another seat's progress; the player's own is in the answers to their actions."""

@@ -27,7 +27,7 @@ from api.views.actions import (
 )
 from api.views.base import state_of
 from games import selectors as games
-from matches import selectors
+from matches import live, selectors
 
 SOCKET_ACTIONS: dict[str, type[ActionView]] = {
     "move": MoveView,
@@ -77,9 +77,22 @@ def _match_and_game(match_id: UUID, player: User) -> dict[str, Any]:
     return {"match": match_body(view, username=player.get_username()), "game": game}
 
 
-def socket_action(
-    *, match_id: UUID, game_id: UUID | None, player: User, text: str
-) -> dict[str, Any]:
+@dataclass(frozen=True)
+class SocketAnswer:
+    message: dict[str, Any]
+    pushes: list[live.Push]
+    """What the action pushes to the match's sockets, for the consumer to send from its
+    event loop (matches.live.pushes_deferred)."""
+
+
+def socket_action(*, match_id: UUID, game_id: UUID | None, player: User, text: str) -> SocketAnswer:
+    """The answer to one message and the pushes its action made."""
+    with live.pushes_deferred() as pushes:
+        message = _answer(match_id=match_id, game_id=game_id, player=player, text=text)
+    return SocketAnswer(message=message, pushes=pushes)
+
+
+def _answer(*, match_id: UUID, game_id: UUID | None, player: User, text: str) -> dict[str, Any]:
     """The answer to one message: {"type": "answer", "id", "game", "events"} or, for a
     refusal, {"type": "refusal", "id", "status", "errors"[, "game"]}. `id` echoes the
     message's own, so a client can match answers to what it sent."""

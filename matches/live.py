@@ -6,9 +6,17 @@ the HTML that htmx's WebSocket extension swaps in by its id (hx-swap-oob), the A
 (api.consumers) JSON. Two events: a seat's public progress after each of its actions
 (the engine's public view: face-up cards only), and "the match changed" (it settled,
 or a move on the Duel's shared board), after which each socket shows the match as its
-player may see it."""
+player may see it.
+
+A push is sent once the action that caused it commits. From a synchronous request
+that is at once; an asynchronous caller (the API's match socket, whose actions run in
+a database thread) collects them with `pushes_deferred` and sends them from its own
+event loop with `pushes_send`, sparing each push a hop from the thread to the loop."""
 
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 from uuid import UUID
 
@@ -43,9 +51,42 @@ def seat_data(seat: selectors.SeatView) -> dict[str, Any]:
     }
 
 
+Push = tuple[str, dict[str, Any]]
+"""A group of sockets and the event for them."""
+
+_deferred: ContextVar[list[Push] | None] = ContextVar("match_pushes_deferred", default=None)
+
+
+@contextmanager
+def pushes_deferred() -> Iterator[list[Push]]:
+    """The pushes made inside, collected instead of sent, for `pushes_send`."""
+    pending: list[Push] = []
+    token = _deferred.set(pending)
+    try:
+        yield pending
+    finally:
+        _deferred.reset(token)
+
+
+async def pushes_send(pushes: list[Push]) -> None:
+    """Send pushes collected by `pushes_deferred`, from the caller's event loop."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    for group, event in pushes:
+        try:
+            await layer.group_send(group, event)
+        except Exception:
+            logger.warning("could not push to the sockets of %s", group)
+
+
 def _send(match_id: UUID, event: dict[str, Any]) -> None:
     """A channel layer that is down never fails the action that caused the push: the
     page's poll and the next action bring the state back."""
+    pending = _deferred.get()
+    if pending is not None:
+        pending.append((match_group(match_id), event))
+        return
     layer = get_channel_layer()
     if layer is None:
         return

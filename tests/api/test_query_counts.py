@@ -55,18 +55,19 @@ def test_a_move_over_the_match_socket_reads_no_session(
     message = json.dumps({"action": "move", "move": move, "revision": 0})
     with django_assert_num_queries(ACTION) as captured:
         answer = socket_action(match_id=match.id, game_id=seat.game_id, player=player, text=message)
-    assert answer["type"] == "answer"
+    assert answer.message["type"] == "answer"
     assert_one_locked_read_and_one_write(sql(captured))
-    assert sum(pillar["count"] for pillar in answer["game"]["public"]["foundations"]) == 0
+    assert sum(pillar["count"] for pillar in answer.message["game"]["public"]["foundations"]) == 0
     seat.refresh_from_db()
     assert seat.foundation_cards == 0
 
 
 def test_a_players_profile_reads_only_what_it_shows(api, player, django_assert_num_queries):
-    """Statistics and badges: neither the page's charts, calendar, ratings nor matches.
-    The player by name, their profile, the games they played, each game's figures and
-    all games', the badges."""
-    with django_assert_num_queries(SIGNED_IN + 3 + len(game_specs()) + 2) as captured:
+    """Statistics, badges, this month's challenge stars, the Codex campaign and the
+    reigns: neither the page's charts, calendar, ratings nor matches. The player by
+    name, their profile, the games they played, each game's figures and all games', the
+    badges, the month's stars, the closed scenario games, the reigns."""
+    with django_assert_num_queries(SIGNED_IN + 3 + len(game_specs()) + 2 + 3) as captured:
         response = api.get(f"/api/v1/players/{player.username}")
     assert response.status_code == 200
     assert not [query for query in sql(captured) if "matches_" in query or "daily" in query]
