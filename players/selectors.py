@@ -112,9 +112,9 @@ class ProfilePage:
     rating_charts: list[ScoreChart] = field(default_factory=list)
     recent_matches: list[Seat] = field(default_factory=list)
     challenges: ChallengeMonth | None = None
-    """This month's challenge stars and badge progress (the page, not the API)."""
+    """This month's challenge stars and badge progress."""
     campaign: Campaign | None = None
-    """The Codex campaign's tiers, wins, stars and ledger (the page, not the API)."""
+    """The Codex campaign's tiers, wins, stars and ledger."""
     reigns: list[Reign] = field(default_factory=list)
     """The player's reigns as Master Architect, the latest first."""
 
@@ -299,8 +299,9 @@ def profile_for_username(
     recent results and the daily calendar (of `month`, this one by default), the
     ratings with their charts, the recent matches, this month's challenge stars and
     the Codex campaign with the player's reigns as its Master Architect.
-    Without `with_page_sections` only the badges and statistics are read (the API's
-    profile; its matches and ratings have their own endpoint).
+    Without `with_page_sections` only the badges, the statistics, this month's
+    challenge stars and the Codex campaign with the reigns are read (the API's profile;
+    its matches and ratings have their own endpoint).
 
     The owner always sees everything; anyone else only when the profile is
     public, and otherwise nothing but the name (nothing else is even read).
@@ -322,15 +323,15 @@ def profile_for_username(
     if stats_visible:
         rows, overall = player_stats_rows(player=user)
         badges = badges_for_player(player=user)
+        challenges = player_challenge_month(player=user, today=today or today_utc())
+        campaign = codex_campaign(player=user)
+        reigns = player_reigns(player_id=user.pk)
     if stats_visible and with_page_sections:
         charts = player_score_charts(player=user)
         calendar = player_daily_calendar(player=user, month=month, today=today or today_utc())
         ratings = player_ratings(player=user)
         rating_charts = player_rating_charts(player=user, ratings=ratings)
         recent_matches = list(match_history_for_player(player=user)[:RECENT_MATCHES])
-        challenges = player_challenge_month(player=user, today=today or today_utc())
-        campaign = codex_campaign(player=user)
-        reigns = player_reigns(player_id=user.pk)
     return ProfilePage(
         username=user.get_username(),
         member_since=user.date_joined,

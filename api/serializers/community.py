@@ -1,6 +1,7 @@
 """What the API shows of the daily deals, the leaderboards and a player's profile:
-the selectors' dataclasses (leaderboards.selectors, players.selectors), never a
-deal's seed or its solver's line."""
+the selectors' dataclasses (leaderboards.selectors, players.selectors, with the
+profile's challenge month and Codex campaign from challenges.selectors and
+codex.selectors), never a deal's seed or its solver's line."""
 
 from typing import Any
 
@@ -9,10 +10,13 @@ from rest_framework import serializers
 
 from achievements.selectors import Badge
 from api.pagination import PageSerializer
+from api.serializers.challenges import MONTH_HELP, month_text
+from api.serializers.codex import CodexTotalsSerializer
+from codex.selectors import Reign, TierEntry
 from games.models import Game
 from leaderboards.models import PeriodBest
 from leaderboards.selectors import DailyEntry, DealCertificate, LeaderboardRow
-from players.selectors import ProfilePage, StatsRow
+from players.selectors import ChallengeMonth, ProfilePage, StatsRow
 
 
 class CertificateSerializer(serializers.Serializer[DealCertificate]):
@@ -125,6 +129,57 @@ class BadgeSerializer(serializers.Serializer[Badge]):
 SHOWN_ONLY_IF_VISIBLE = "Only when stats_visible: a private profile shows others just the name."
 
 
+class NextBadgeSerializer(serializers.Serializer[Any]):
+    code = serializers.CharField(help_text="The badge's code, as `badges` lists it once earned.")
+    title = serializers.CharField()
+    stars = serializers.IntegerField(help_text="The month's stars that earn it.")
+
+
+class ProfileChallengesSerializer(serializers.Serializer[Any]):
+    month = serializers.CharField(help_text="This month (UTC), " + MONTH_HELP)
+    stars = serializers.IntegerField(help_text="The player's daily challenge stars this month.")
+    next_badge = NextBadgeSerializer(
+        allow_null=True,
+        help_text="The lowest star badge of the month not reached yet; null once gold is.",
+    )
+    to_go = serializers.IntegerField(help_text="Stars still missing for it; 0 without one.")
+
+
+def challenges_of(month: ChallengeMonth) -> dict[str, Any]:
+    badge = month.next_badge
+    return {
+        "month": month_text(month.month),
+        "stars": month.stars,
+        "next_badge": None
+        if badge is None
+        else {"code": badge.code, "title": badge.title, "stars": month.next_stars},
+        "to_go": month.to_go,
+    }
+
+
+class ProfileTierSerializer(serializers.Serializer[TierEntry]):
+    tier = serializers.IntegerField()
+    name = serializers.CharField()
+    unlocked = serializers.BooleanField(help_text="Open to the player.")
+    won = serializers.IntegerField(help_text="Its scenarios the player has won.")
+    scenarios = serializers.SerializerMethodField(help_text="Its scenarios: five.")
+
+    def get_scenarios(self, tier: TierEntry) -> int:
+        return len(tier.scenarios)
+
+
+class ProfileCampaignSerializer(CodexTotalsSerializer):
+    tiers = ProfileTierSerializer(many=True, help_text="Each tier's wins.")
+
+
+class ReignSerializer(serializers.Serializer[Reign]):
+    ledger = serializers.IntegerField(help_text="The campaign ledger the title was held with.")
+    started_at = serializers.DateTimeField()
+    ended_at = serializers.DateTimeField(
+        allow_null=True, help_text="When the title moved on; null while the player holds it."
+    )
+
+
 class ProfileSerializer(serializers.Serializer[Any]):
     username = serializers.CharField(
         help_text="As the player spells it (the name asked may differ)."
@@ -138,6 +193,22 @@ class ProfileSerializer(serializers.Serializer[Any]):
     )
     overall = StatsRowSerializer(required=False, help_text=SHOWN_ONLY_IF_VISIBLE)
     badges = BadgeSerializer(many=True, required=False, help_text=SHOWN_ONLY_IF_VISIBLE)
+    challenges = ProfileChallengesSerializer(
+        required=False,
+        help_text="This month's daily challenge stars and the next monthly badge. "
+        + SHOWN_ONLY_IF_VISIBLE,
+    )
+    codex = ProfileCampaignSerializer(
+        required=False,
+        help_text="The Codex campaign: scenarios won, stars, the campaign ledger, each "
+        "tier's wins. " + SHOWN_ONLY_IF_VISIBLE,
+    )
+    master_architect_reigns = ReignSerializer(
+        many=True,
+        required=False,
+        help_text="The player's reigns as Master Architect of the Ascension Citadel, the "
+        "latest first. " + SHOWN_ONLY_IF_VISIBLE,
+    )
 
 
 def profile_of(page: ProfilePage) -> dict[str, Any]:
@@ -155,5 +226,8 @@ def profile_of(page: ProfilePage) -> dict[str, Any]:
             "stats": page.rows,
             "overall": page.overall,
             "badges": page.badges,
+            "challenges": None if page.challenges is None else challenges_of(page.challenges),
+            "codex": page.campaign,
+            "master_architect_reigns": page.reigns,
         }
     return dict(ProfileSerializer(shown).data)

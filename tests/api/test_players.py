@@ -1,5 +1,6 @@
-"""A player's profile: statistics and badges for everyone when public, for the
-owner alone when private (others get the name and nothing else)."""
+"""A player's profile: statistics, badges, this month's challenge stars, the Codex
+campaign and the Master Architect reigns for everyone when public, for the owner alone
+when private (others get the name and nothing else)."""
 
 from datetime import timedelta
 
@@ -8,14 +9,30 @@ from django.utils import timezone
 
 from accounts.services import profile_update
 from achievements.models import Award
+from challenges.selectors import month_of
+from codex.selectors import codex_campaign, player_reigns
+from codex.services import master_architect_update
 from games.models import Game
 from games.services import game_start
 from games.specs import game_keys
+from leaderboards.periods import today_utc
+from players.selectors import player_challenge_month
+from tests.achievements.test_challenge_badges import earn
 from tests.api.conftest import ApiClient, error_codes
+from tests.codex.test_codex import tier, won_row
 
 pytestmark = pytest.mark.django_db
 
 PRIVATE_FIELDS = {"username", "is_owner", "is_public", "stats_visible"}
+VISIBLE_FIELDS = {
+    "member_since",
+    "stats",
+    "overall",
+    "badges",
+    "challenges",
+    "codex",
+    "master_architect_reigns",
+}
 ROW_FIELDS = {
     "key",
     "name",
@@ -66,7 +83,7 @@ def test_a_public_profile_shows_its_statistics_and_badges(
     response = anonymous_api.get("/api/v1/players/alice")
     assert response.status_code == 200
     body = response.json()
-    assert set(body) == PRIVATE_FIELDS | {"member_since", "stats", "overall", "badges"}
+    assert set(body) == PRIVATE_FIELDS | VISIBLE_FIELDS
     assert body["username"] == "alice"
     assert (body["is_owner"], body["is_public"], body["stats_visible"]) == (False, True, True)
     assert body["member_since"] == player.date_joined.isoformat().replace("+00:00", "Z")
@@ -105,6 +122,114 @@ def test_a_public_profile_shows_its_statistics_and_badges(
     )
     assert (badge["count"], badge["repeatable"], badge["icon"]) == (2, True, "summit-silver")
     assert badge["first_earned_at"] < badge["last_earned_at"]
+
+
+@pytest.fixture
+def alice_in_the_challenges_and_the_codex(player, make_user):
+    """42 stars this month, two scenarios won (ledgers 640 and 200), and two reigns as
+    Master Architect: one that bob ended, and the one she holds again."""
+    earn(player, month_of(today_utc()), 42)
+    first, second = tier(1)[:2]
+    won_row(player, first, score=640)
+    master_architect_update()
+    won_row(make_user("bob"), first, score=700)
+    master_architect_update()
+    won_row(player, second, score=200)
+    master_architect_update()
+    return player
+
+
+def test_the_profile_shows_the_challenge_month_the_campaign_and_the_reigns(
+    anonymous_api, alice_in_the_challenges_and_the_codex
+):
+    player = alice_in_the_challenges_and_the_codex
+    response = anonymous_api.get("/api/v1/players/alice")
+    assert response.status_code == 200
+    body = response.json()
+    assert set(body) == PRIVATE_FIELDS | VISIBLE_FIELDS
+    month = player_challenge_month(player=player, today=today_utc())
+    assert body["challenges"] == {
+        "month": f"{today_utc():%Y-%m}",
+        "stars": 42,
+        "next_badge": {"code": "challenges-silver", "title": "Silver challenger", "stars": 120},
+        "to_go": 78,
+    }
+    assert (month.stars, month.to_go) == (42, 78)
+    campaign = codex_campaign(player=player)
+    codex = body["codex"]
+    assert {key: codex[key] for key in codex if key != "tiers"} == {
+        "won": 2,
+        "scenarios": 20,
+        "stars": campaign.stars,
+        "max_stars": 60,
+        "ledger": 840,
+    }
+    assert codex["tiers"] == [
+        {
+            "tier": entry.tier,
+            "name": entry.name,
+            "unlocked": entry.unlocked,
+            "won": entry.won,
+            "scenarios": 5,
+        }
+        for entry in campaign.tiers
+    ]
+    assert [(t["won"], t["unlocked"]) for t in codex["tiers"]] == [
+        (2, True),
+        (0, False),
+        (0, False),
+        (0, False),
+    ]
+    reigns = player_reigns(player_id=player.pk)
+    shown = body["master_architect_reigns"]
+    assert [(reign["ledger"], reign["ended_at"] is None) for reign in shown] == [
+        (840, True),
+        (640, False),
+    ]
+    assert shown[0]["started_at"] == reigns[0].started_at.isoformat().replace("+00:00", "Z")
+    assert shown[1]["ended_at"] == reigns[1].ended_at.isoformat().replace("+00:00", "Z")
+
+
+def test_a_new_player_has_bronze_ahead_no_campaign_and_no_reign(anonymous_api, player):
+    body = anonymous_api.get("/api/v1/players/alice").json()
+    assert body["challenges"]["stars"] == 0
+    assert body["challenges"]["next_badge"]["code"] == "challenges-bronze"
+    assert body["challenges"]["to_go"] == 30
+    assert (body["codex"]["won"], body["codex"]["stars"], body["codex"]["ledger"]) == (0, 0, 0)
+    assert body["master_architect_reigns"] == []
+
+
+def test_once_gold_is_reached_no_star_badge_is_left_to_go_for(anonymous_api, player):
+    earn(player, month_of(today_utc()), 300)
+    challenges = anonymous_api.get("/api/v1/players/alice").json()["challenges"]
+    assert (challenges["stars"], challenges["next_badge"], challenges["to_go"]) == (300, None, 0)
+
+
+def test_a_private_profile_shows_others_nothing_of_the_challenges_or_the_codex(
+    alice_in_the_challenges_and_the_codex, make_user
+):
+    private(alice_in_the_challenges_and_the_codex)
+    make_user("carol")
+    carol = ApiClient()
+    assert carol.log_in("carol").status_code == 200
+    for viewer in (carol, ApiClient()):
+        assert viewer.get("/api/v1/players/alice").json() == {
+            "username": "alice",
+            "is_owner": False,
+            "is_public": False,
+            "stats_visible": False,
+        }
+
+
+def test_the_owner_sees_their_private_challenges_and_codex(
+    api, alice_in_the_challenges_and_the_codex
+):
+    private(alice_in_the_challenges_and_the_codex)
+    body = api.get("/api/v1/players/alice").json()
+    assert set(body) == PRIVATE_FIELDS | VISIBLE_FIELDS
+    assert body["challenges"]["stars"] == 42
+    assert body["codex"]["ledger"] == 840
+    assert len(body["master_architect_reigns"]) == 2
 
 
 def test_a_private_profile_shows_others_the_name_and_nothing_else(
