@@ -62,6 +62,10 @@ STOCK = re.compile(r'name="move" value="(draw|recycle)"')
 REVISION = re.compile(r'name="revision" value="(\d+)"')
 CPU_USERS = ("daphne", "postgres", "redis-server")
 """The processes whose CPU the run reports, with this one's (the simulated players)."""
+HANDSHAKE_TIMEOUT = 60.0
+"""Seconds a player's socket waits for the server to accept it."""
+CONNECT_SPREAD = 5.0
+"""Seconds over which the players open their sockets."""
 WARM_UP = 3.0
 """Seconds over which every seat opens its board before the timed moves."""
 BOARD_MOVES = re.compile(r'id="moves"[^>]*>(\d+)<')
@@ -242,6 +246,8 @@ def race(pairs: list[Pair], ports: list[int], seconds: float, via: str) -> Run:
             protocol.seat = seat
             return protocol
 
+        # An app waits for a busy server's handshake longer than autobahn's 5 s.
+        factory.setProtocolOptions(openHandshakeTimeout=HANDSHAKE_TIMEOUT)
         factory.buildProtocol = build
         reactor.connectTCP("127.0.0.1", port, factory)
 
@@ -321,10 +327,12 @@ def race(pairs: list[Pair], ports: list[int], seconds: float, via: str) -> Run:
 
         answer.addCallback(answered).addErrback(failed)
 
-    for pair in pairs:
-        for seat in pair.seats:
-            listen(pair, seat)
     seats = [seat for pair in pairs for seat in pair.seats]
+    # Players open their sockets over a few seconds, as they arrive, not all in one
+    # instant (400 handshakes at once, each signing in, timed out on two cores).
+    placed = [(pair, seat) for pair in pairs for seat in pair.seats]
+    for offset, (pair, seat) in enumerate(placed):
+        reactor.callLater(CONNECT_SPREAD * offset / len(placed), listen, pair, seat)
     loops: list[task.LoopingCall] = []
     started_cpu: dict[tuple[str, int], float] = {}
 
