@@ -18,7 +18,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from api.routing import websocket_urlpatterns as api_sockets  # noqa: E402
-from config.celery import broker_warm_up  # noqa: E402
+from config.process import server_process_ready  # noqa: E402
 from matches.routing import websocket_urlpatterns as page_sockets  # noqa: E402
 
 application = ProtocolTypeRouter(
@@ -36,4 +36,4 @@ application = ProtocolTypeRouter(
     }
 )
 
-broker_warm_up()
+server_process_ready()

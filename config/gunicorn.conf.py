@@ -1,6 +1,7 @@
 """gunicorn's settings for the WSGI server: `gunicorn -c config/gunicorn.conf.py
-config.wsgi`. Each worker opens its broker connection once it has loaded the site,
-before its first request (config.celery.broker_warm_up)."""
+config.wsgi`. Each worker, once it has loaded the site and before its first request,
+opens its broker connection and freezes what it loaded out of the garbage collector's
+scans (config.process.server_process_ready)."""
 
 from typing import Any
 
@@ -8,9 +9,9 @@ wsgi_app = "config.wsgi:application"
 
 
 def post_worker_init(worker: Any) -> None:
-    from config.celery import broker_warm_up
+    from config.process import server_process_ready
 
-    broker_warm_up()
+    server_process_ready()
 
 
 def child_exit(server: Any, worker: Any) -> None:
