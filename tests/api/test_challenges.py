@@ -5,15 +5,9 @@ services), and never a live challenge's seed, a move of a proof before it opens,
 hidden card."""
 
 import json
-import os
-import re
-import shutil
-import subprocess
 from datetime import UTC, date, datetime, timedelta
-from pathlib import Path
 
 import pytest
-import requests
 from django.test import Client
 
 from challenges import selectors
@@ -24,7 +18,8 @@ from challenges.services import challenge_games
 from games.engine import get_variant
 from games.models import Game
 from games.specs import game_keys
-from tests.api.conftest import PASSWORD, ApiClient, error_codes
+from tests.api.conftest import ApiClient, error_codes
+from tests.api.doc_examples import commands_output, section_commands
 from tests.api.test_games import STATE_FIELDS
 from tests.api.test_hidden_information import SECRET_KEYS, assert_nothing_hidden, keys_of
 from tests.challenges.conftest import DAY, SPIKE_SEED, STEPS_SEED
@@ -692,25 +687,10 @@ def test_no_answer_holds_a_live_challenges_seed_or_proof(
         no_secret(answer, challenges)
 
 
-DOC = Path(__file__).resolve().parents[2] / "docs" / "api.md"
-SHELL_BLOCK = re.compile(r"```sh\n(.*?)```", re.DOTALL)
-
-
-def challenge_examples() -> str:
-    text = DOC.read_text()
-    section = text[text.index("## Daily challenges") :]
-    return "\n".join(SHELL_BLOCK.findall(section[: section.index("\n## ", 1)]))
-
-
 @pytest.mark.django_db(transaction=True)
 def test_the_docs_challenge_examples_run_against_a_live_server(live_server, player):
     """docs/api.md's challenge commands, run as written, with a player's token as $AUTH,
     on today's challenges of Steps and Spike made on the tests' fixed seeds."""
-    missing = [tool for tool in ("bash", "curl", "jq") if shutil.which(tool) is None]
-    if missing:
-        if os.environ.get("CI"):
-            pytest.fail(f"CI must have {missing} for docs/api.md's challenge examples")
-        pytest.skip(f"needs {missing}")
     from challenges.services import challenge_build
     from leaderboards.periods import today_utc
 
@@ -718,26 +698,11 @@ def test_the_docs_challenge_examples_run_against_a_live_server(live_server, play
     for variant, seed in (("steps", STEPS_SEED), ("spike", SPIKE_SEED)):
         for difficulty in Challenge.Difficulty.values:
             challenge_build(day=today, variant=variant, difficulty=difficulty, seed=seed)
-    login = requests.post(
-        f"{live_server.url}/api/v1/auth/login",
-        json={"username": player.username, "password": PASSWORD},
-        timeout=10,
+    output = commands_output(
+        section_commands("## Daily challenges"),
+        server_url=live_server.url,
+        username=player.username,
     )
-    token = login.json()["meta"]["session_token"]
-    result = subprocess.run(
-        ["bash", "-euo", "pipefail", "-c", challenge_examples()],
-        env={
-            **os.environ,
-            "API": f"{live_server.url}/api/v1",
-            "AUTH": f"X-Session-Token: {token}",
-        },
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
-    output = result.stdout
     for line in (
         '{"id":',
         ',"difficulty":1,"stars":1,"goal":"',

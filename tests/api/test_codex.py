@@ -3,15 +3,10 @@ it (the same selectors), playing a scenario (the web's Play), a scenario's leade
 and never a scenario's seed or its solver's line."""
 
 import json
-import os
 import re
-import shutil
-import subprocess
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
-import requests
 from django.test import Client
 from django.utils import timezone
 
@@ -27,7 +22,8 @@ from games.codex import (
 )
 from games.models import Game
 from games.services import game_resume_or_start
-from tests.api.conftest import PASSWORD, ApiClient, error_codes
+from tests.api.conftest import ApiClient, error_codes
+from tests.api.doc_examples import commands_output, section_commands
 from tests.api.test_games import STATE_FIELDS
 from tests.api.test_hidden_information import SECRET_KEYS, keys_of
 from tests.codex.test_codex import tier, win, won_row
@@ -503,44 +499,12 @@ def test_no_answer_holds_a_scenarios_seed(api, anonymous_api, player, make_user)
         no_seed(answer)
 
 
-DOC = Path(__file__).resolve().parents[2] / "docs" / "api.md"
-SHELL_BLOCK = re.compile(r"```sh\n(.*?)```", re.DOTALL)
-
-
-def codex_examples() -> str:
-    text = DOC.read_text()
-    section = text[text.index("## The Codex") :]
-    return "\n".join(SHELL_BLOCK.findall(section[: section.index("\n## ", 1)]))
-
-
 @pytest.mark.django_db(transaction=True)
 def test_the_docs_codex_examples_run_against_a_live_server(live_server, player):
     """docs/api.md's Codex commands, run as written, with a player's token as $AUTH."""
-    missing = [tool for tool in ("bash", "curl", "jq") if shutil.which(tool) is None]
-    if missing:
-        if os.environ.get("CI"):
-            pytest.fail(f"CI must have {missing} for docs/api.md's Codex examples")
-        pytest.skip(f"needs {missing}")
-    login = requests.post(
-        f"{live_server.url}/api/v1/auth/login",
-        json={"username": player.username, "password": PASSWORD},
-        timeout=10,
+    output = commands_output(
+        section_commands("## The Codex"), server_url=live_server.url, username=player.username
     )
-    token = login.json()["meta"]["session_token"]
-    result = subprocess.run(
-        ["bash", "-euo", "pipefail", "-c", codex_examples()],
-        env={
-            **os.environ,
-            "API": f"{live_server.url}/api/v1",
-            "AUTH": f"X-Session-Token: {token}",
-        },
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
-    output = result.stdout
     for line in (
         '{"tier":1,"name":"The Foundation Galleries","unlocked":true,"lock_reason":null}',
         '"lock_reason":"Tier 2 opens when 3 scenarios of tier 1 are won: 0 won so far"}',
