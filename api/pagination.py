@@ -2,7 +2,7 @@
 number past the last page gives the last one, as on the web pages) and an envelope
 with the count, the page, the number of pages and the links to the neighbours."""
 
-from typing import Any
+from typing import Any, Protocol
 
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework import serializers
@@ -43,3 +43,32 @@ def page_envelope(
         "previous": previous,
         "results": results,
     }
+
+
+class RankedPage(Protocol):
+    """A leaderboard's page as the selectors give it (leaderboards.paging.PageCut and
+    the boards built on it)."""
+
+    @property
+    def rows(self) -> Any: ...
+    @property
+    def number(self) -> int: ...
+    @property
+    def num_pages(self) -> int: ...
+    @property
+    def total(self) -> int: ...
+    @property
+    def viewer_row(self) -> Any: ...
+
+
+def ranks_envelope(request: Request, board: RankedPage) -> dict[str, Any]:
+    """A leaderboard's page in the envelope, with the viewer's own row wherever it
+    stands (null for a visitor or a player not on the board)."""
+    body = page_envelope(
+        request,
+        number=board.number,
+        num_pages=board.num_pages,
+        count=board.total,
+        results=list(board.rows),
+    )
+    return body | {"viewer_row": board.viewer_row}

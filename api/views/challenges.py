@@ -13,7 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api.errors import ApiRefusal
-from api.pagination import PAGE_PARAMETER, page_envelope
+from api.pagination import PAGE_PARAMETER, ranks_envelope
 from api.serializers.challenges import (
     ChallengeDaySerializer,
     ChallengeLeaderboardSerializer,
@@ -187,16 +187,9 @@ class ChallengeLeaderboardView(APIView):
         board = month_leaderboard(
             month=month, page=params.page_number(request.query_params), viewer=viewer_of(request)
         )
-        body = page_envelope(
-            request,
-            number=board.number,
-            num_pages=board.num_pages,
-            count=board.total,
-            results=board.rows,
-        )
+        body = ranks_envelope(request, board)
         following = selectors.next_month_until(month, latest=this_month)
         body |= {
-            "viewer_row": board.viewer_row,
             "month": month_text(month),
             "previous_month": month_text(selectors.previous_month(month)),
             "next_month": None if following is None else month_text(following),

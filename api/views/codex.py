@@ -9,7 +9,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api.errors import ApiRefusal
-from api.pagination import PAGE_PARAMETER, page_envelope
+from api.pagination import PAGE_PARAMETER, ranks_envelope
 from api.serializers.codex import CodexSerializer, ScenarioLeaderboardSerializer, codex_body
 from api.serializers.games import GameStateSerializer
 from api.views.base import player_of, state_of, viewer_of
@@ -99,15 +99,8 @@ class ScenarioLeaderboardView(APIView):
             page=params.page_number(request.query_params),
             viewer=viewer_of(request),
         )
-        body = page_envelope(
-            request,
-            number=board.number,
-            num_pages=board.num_pages,
-            count=board.total,
-            results=board.rows,
-        )
+        body = ranks_envelope(request, board)
         body |= {
-            "viewer_row": board.viewer_row,
             "key": scenario.key,
             "number": scenario.number,
             "name": scenario.name,

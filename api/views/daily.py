@@ -12,7 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api.errors import ApiRefusal
-from api.pagination import PAGE_PARAMETER, page_envelope
+from api.pagination import PAGE_PARAMETER, page_envelope, ranks_envelope
 from api.serializers.community import (
     DailySerializer,
     DealLeaderboardSerializer,
@@ -91,15 +91,8 @@ class DealLeaderboardView(APIView):
         board = selectors.leaderboard_for_deal(
             deal=deal, page=params.page_number(request.query_params), viewer=viewer_of(request)
         )
-        body = page_envelope(
-            request,
-            number=board.number,
-            num_pages=board.num_pages,
-            count=board.total,
-            results=board.rows,
-        )
+        body = ranks_envelope(request, board)
         body |= {
-            "viewer_row": board.viewer_row,
             "day": deal.date,
             "variant": deal.variant,
             "name": get_variant(deal.variant).name,
