@@ -12,7 +12,13 @@ from django.contrib.auth.models import User
 from django.db.models import Max
 
 from codex.models import TitleReign
-from games.codex import codex_scenarios, handicap_words, par_margin_moves, scenario_stars
+from games.codex import (
+    codex_scenarios,
+    handicap_words,
+    par_margin_moves,
+    scenario_difficulty,
+    scenario_stars,
+)
 from games.engine.steps.codex import Scenario
 from games.models import Game
 from games.variants import game_variant
@@ -45,6 +51,8 @@ class ScenarioEntry:
     handicaps: list[str]
     par: int
     two_star_moves: int
+    difficulty: str
+    solver_effort: int
     won: bool
     best_ledger: int | None
     stars: int
@@ -235,6 +243,8 @@ def _entry(scenario: Scenario, progress: ScenarioRecord, *, unlocked: bool) -> S
         handicaps=handicap_words(scenario),
         par=scenario.par,
         two_star_moves=par_margin_moves(scenario.par),
+        difficulty=scenario_difficulty(scenario),
+        solver_effort=scenario.nodes,
         won=progress.won,
         best_ledger=progress.best_ledger,
         stars=progress.stars,

@@ -61,6 +61,17 @@ def scenario_certified(solution: Solution) -> bool:
     return solution.verdict == WON
 
 
+DIFFICULTIES = ((100, "Gentle"), (1_000, "Steady"), (10_000, "Hard"), (100_000, "Fierce"))
+"""A scenario's difficulty by the solver's effort to win it (positions expanded): below
+each bound, its word; from the last bound on, "Summit". Tenfold steps, as the effort of
+the Codex's scenarios spans four orders of magnitude (docs/codex.md)."""
+
+
+def scenario_difficulty(scenario: Scenario) -> str:
+    """The scenario's difficulty in a word, from the solver's effort (`nodes`)."""
+    return next((word for bound, word in DIFFICULTIES if scenario.nodes < bound), "Summit")
+
+
 # Stars against par (docs/codex.md): decided here, shown on the Codex page and the board.
 PAR_MARGIN = 0.2
 """Two stars need a win within par plus this share of it."""

@@ -57,6 +57,12 @@ class CodexScenarioSerializer(serializers.Serializer[Any]):
     handicap_data = HandicapDataSerializer()
     par = serializers.IntegerField(help_text="The moves of the solver's win.")
     two_star_moves = serializers.IntegerField(help_text="The most moves a two-star win may take.")
+    difficulty = serializers.ChoiceField(
+        choices=["Gentle", "Steady", "Hard", "Fierce", "Summit"],
+        help_text="From the solver's effort to win it: under 100 positions Gentle, under "
+        "1,000 Steady, under 10,000 Hard, under 100,000 Fierce, else Summit.",
+    )
+    solver_effort = serializers.IntegerField(help_text="The positions the solver expanded to win.")
     unlocked = serializers.BooleanField(help_text="Its tier is open to you.")
     progress = ScenarioProgressSerializer(allow_null=True, help_text="Yours; null for a visitor.")
 
@@ -152,6 +158,8 @@ def _scenario(
         "handicap_data": scenario,
         "par": entry.par,
         "two_star_moves": entry.two_star_moves,
+        "difficulty": entry.difficulty,
+        "solver_effort": entry.solver_effort,
         "unlocked": entry.unlocked,
         "progress": progress,
     }

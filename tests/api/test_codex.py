@@ -48,6 +48,8 @@ SCENARIO_FIELDS = {
     "handicap_data",
     "par",
     "two_star_moves",
+    "difficulty",
+    "solver_effort",
     "unlocked",
     "progress",
 }
@@ -121,6 +123,8 @@ class TestCampaign:
                     shown["handicaps"],
                     shown["par"],
                     shown["two_star_moves"],
+                    shown["difficulty"],
+                    shown["solver_effort"],
                     shown["unlocked"],
                 ) == (
                     scenario.number,
@@ -130,6 +134,8 @@ class TestCampaign:
                     scenario.handicaps,
                     scenario.par,
                     scenario.two_star_moves,
+                    scenario.difficulty,
+                    scenario.solver_effort,
                     scenario.unlocked,
                 )
         assert entry(body, FIRST.key)["handicap_data"] == {

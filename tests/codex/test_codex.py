@@ -1,6 +1,7 @@
 """The Codex campaign: its page, unlocking by tier, the player's best stars and ledger,
 and playing a scenario."""
 
+from dataclasses import replace
 from datetime import timedelta
 
 import pytest
@@ -14,6 +15,7 @@ from games.codex import (
     codex_scenario,
     codex_scenarios,
     scenario_certify,
+    scenario_difficulty,
     scenario_stars,
     scenario_track,
 )
@@ -192,3 +194,34 @@ def test_the_page_closes_a_scenario_whose_clock_ran_out_and_counts_its_ledger(
         if entry.key == timed.key
     )
     assert entry.best_ledger == game.final_score
+
+
+@pytest.mark.parametrize(
+    ("nodes", "word"),
+    [
+        (1, "Gentle"),
+        (99, "Gentle"),
+        (100, "Steady"),
+        (999, "Steady"),
+        (1_000, "Hard"),
+        (9_999, "Hard"),
+        (10_000, "Fierce"),
+        (99_999, "Fierce"),
+        (100_000, "Summit"),
+    ],
+)
+def test_a_scenarios_difficulty_comes_from_the_solvers_effort(nodes, word) -> None:
+    scenario = replace(codex_scenario("the-kings-vestibule"), nodes=nodes)
+    assert scenario_difficulty(scenario) == word
+
+
+def test_the_page_shows_each_scenarios_difficulty_and_effort(client) -> None:
+    html = client.get(reverse("codex:home")).content.decode()
+    assert 'id="difficulty-rule"' in html
+    for scenario in codex_scenarios():
+        row = html.split(f'id="scenario-{scenario.key}"')[1].split("</tr>")[0]
+        expected = f"{scenario_difficulty(scenario)} <small>({scenario.nodes:,} positions)</small>"
+        assert expected in row
+    # The Codex's four tiers rise in effort: gentle first, the summit last.
+    assert {scenario_difficulty(s) for s in tier(1)} == {"Gentle"}
+    assert {scenario_difficulty(s) for s in tier(4)} == {"Summit"}
