@@ -12,6 +12,9 @@ class Echo(DatabaseFreeDispatchConsumer):
         await self.send(text_data=text_data)
 
 
+# Closing the socket does close stale connections (channels' websocket_disconnect),
+# which may touch the test database.
+@pytest.mark.django_db
 def test_a_message_reaches_its_handler_without_closing_connections(monkeypatch) -> None:
     closed: list[None] = []
 
