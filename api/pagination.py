@@ -14,6 +14,10 @@ PAGE_PARAMETER = OpenApiParameter(
 )
 
 
+VIEWER_ROW_HELP = "Your own row, wherever it is (also off this page); null without one."
+"""A leaderboard's `viewer_row` (ranks_envelope)."""
+
+
 class PageSerializer(serializers.Serializer[Any]):
     """The envelope; each list's subclass adds its `results`."""
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from api.pagination import PageSerializer
+from api.pagination import VIEWER_ROW_HELP, PageSerializer
 from challenges.leaderboard import MonthRow
 from challenges.proof import ProofLine, ProofPosition
 from challenges.selectors import ChallengeEntry, MonthView
@@ -182,10 +182,7 @@ class MonthRowSerializer(serializers.Serializer[MonthRow]):
 
 class ChallengeLeaderboardSerializer(PageSerializer):
     results = MonthRowSerializer(many=True)
-    viewer_row = MonthRowSerializer(
-        allow_null=True,
-        help_text="Your own row, wherever it is (also off this page); null without one.",
-    )
+    viewer_row = MonthRowSerializer(allow_null=True, help_text=VIEWER_ROW_HELP)
     month = serializers.CharField(help_text=MONTH_HELP)
     previous_month = serializers.CharField(help_text=MONTH_HELP)
     next_month = serializers.CharField(

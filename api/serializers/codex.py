@@ -7,7 +7,7 @@ from uuid import UUID
 
 from rest_framework import serializers
 
-from api.pagination import PageSerializer
+from api.pagination import VIEWER_ROW_HELP, PageSerializer
 from codex.leaderboard import ScenarioRow
 from codex.selectors import WINS_TO_OPEN_NEXT_TIER, Campaign, Reign, ScenarioEntry, TierEntry
 from games.codex import PAR_MARGIN, codex_scenario
@@ -218,10 +218,7 @@ class ScenarioRowSerializer(serializers.Serializer[ScenarioRow]):
 
 class ScenarioLeaderboardSerializer(PageSerializer):
     results = ScenarioRowSerializer(many=True)
-    viewer_row = ScenarioRowSerializer(
-        allow_null=True,
-        help_text="Your own row, wherever it is (also off this page); null without one.",
-    )
+    viewer_row = ScenarioRowSerializer(allow_null=True, help_text=VIEWER_ROW_HELP)
     key = serializers.CharField()
     number = serializers.IntegerField()
     name = serializers.CharField()

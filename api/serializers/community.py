@@ -9,7 +9,7 @@ from django.contrib.auth.models import User
 from rest_framework import serializers
 
 from achievements.selectors import Badge
-from api.pagination import PageSerializer
+from api.pagination import VIEWER_ROW_HELP, PageSerializer
 from api.serializers.challenges import MONTH_HELP, month_text
 from api.serializers.codex import CodexTotalsSerializer
 from codex.selectors import Reign, TierEntry
@@ -65,9 +65,6 @@ class LeaderboardRowSerializer(serializers.Serializer[LeaderboardRow]):
     elapsed_seconds = serializers.IntegerField()
     move_count = serializers.IntegerField()
     is_viewer = serializers.BooleanField(help_text="The row is yours.")
-
-
-VIEWER_ROW_HELP = "Your own row, wherever it is (also off this page); null without one."
 
 
 class DealLeaderboardSerializer(PageSerializer):
