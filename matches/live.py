@@ -69,7 +69,9 @@ def pushes_deferred() -> Iterator[list[Push]]:
 
 
 async def pushes_send(pushes: list[Push]) -> None:
-    """Send pushes collected by `pushes_deferred`, from the caller's event loop."""
+    """Send pushes from the caller's event loop. A channel layer that is down never
+    fails the action that caused them: the page's poll and the next action bring the
+    state back."""
     layer = get_channel_layer()
     if layer is None:
         return
@@ -81,19 +83,13 @@ async def pushes_send(pushes: list[Push]) -> None:
 
 
 def _send(match_id: UUID, event: dict[str, Any]) -> None:
-    """A channel layer that is down never fails the action that caused the push: the
-    page's poll and the next action bring the state back."""
+    """Push now, or collect the push where `pushes_deferred` asks for it."""
+    push = (match_group(match_id), event)
     pending = _deferred.get()
-    if pending is not None:
-        pending.append((match_group(match_id), event))
-        return
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    try:
-        async_to_sync(layer.group_send)(match_group(match_id), event)
-    except Exception:
-        logger.warning("could not push match %s to its sockets", match_id)
+    if pending is None:
+        async_to_sync(pushes_send)([push])
+    else:
+        pending.append(push)
 
 
 def seat_html(seat: selectors.SeatView) -> SafeString:
