@@ -37,6 +37,12 @@ def day_practice(*, day: date, today: date) -> bool:
     return month_of(day) < month_of(today)
 
 
+def counts_for_stars(*, challenge: Challenge, day: date) -> bool:
+    """Whether a goal met on `day` earns the challenge's stars: from its own day to the
+    end of its month."""
+    return challenge.date <= day and month_of(challenge.date) == month_of(day)
+
+
 def proof_open(*, challenge: Challenge, completed: bool, today: date) -> bool:
     """Whether the solver's proof may be shown: once the challenge's day is over, to a
     player who completed it, and to everyone once its month is over (no star depends on
@@ -81,7 +87,7 @@ def _entry(challenge: Challenge, *, done: bool, today: date) -> ChallengeEntry:
         goal=goal.as_json(),
         done=done,
         playable=day_open(day=challenge.date, today=today),
-        earns_stars=challenge.date <= today and month_of(challenge.date) == month_of(today),
+        earns_stars=counts_for_stars(challenge=challenge, day=today),
         proof_open=proof_open(challenge=challenge, completed=done, today=today),
     )
 

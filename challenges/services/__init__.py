@@ -12,7 +12,6 @@ from challenges.services.playing import (
     challenge_play,
     challenge_track,
     completion_record,
-    counts_for_stars,
 )
 
 __all__ = [
@@ -25,5 +24,4 @@ __all__ = [
     "challenges_day_making",
     "challenges_prepare_soon",
     "completion_record",
-    "counts_for_stars",
 ]

@@ -20,18 +20,12 @@ from django.utils.module_loading import import_string
 
 from challenges.errors import ChallengeRefused
 from challenges.models import Challenge, Completion
-from challenges.selectors import day_open, month_of
+from challenges.selectors import counts_for_stars, day_open, month_of
 from games.models import Game
 from games.services import game_resume_or_start
 from games.tracks import Track
 
 logger = logging.getLogger(__name__)
-
-
-def counts_for_stars(*, challenge: Challenge, day: date) -> bool:
-    """Whether a goal met on `day` earns the challenge's stars: from its own day to the
-    end of its month."""
-    return challenge.date <= day and month_of(challenge.date) == month_of(day)
 
 
 def challenge_track(*, challenge: Challenge) -> Track:

@@ -8,7 +8,7 @@ import pytest
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-from challenges import services
+from challenges import selectors, services
 from challenges.errors import ChallengeRefused
 from challenges.models import Challenge, Completion
 from games.models import Game
@@ -109,8 +109,8 @@ def test_month_rollover_a_goal_met_after_midnight_of_the_first(
     play_line(game=game, player=player, line=challenge.proof_line[-1:])
     assert game.goal_met_at == clock.now
     assert not Completion.objects.exists()
-    assert services.counts_for_stars(challenge=challenge, day=date(2026, 12, 31))
-    assert not services.counts_for_stars(challenge=challenge, day=date(2027, 1, 1))
+    assert selectors.counts_for_stars(challenge=challenge, day=date(2026, 12, 31))
+    assert not selectors.counts_for_stars(challenge=challenge, day=date(2027, 1, 1))
 
 
 def test_meeting_the_goal_costs_two_queries_more_than_a_move(make_challenge, player, clock) -> None:
