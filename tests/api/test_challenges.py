@@ -24,7 +24,7 @@ from tests.api.test_games import STATE_FIELDS
 from tests.api.test_hidden_information import SECRET_KEYS, assert_nothing_hidden, keys_of
 from tests.challenges.conftest import DAY, SPIKE_SEED, STEPS_SEED
 from tests.challenges.test_hidden_information import assert_no_secret
-from tests.challenges.test_pages import completion
+from tests.challenges.test_pages import completion, ranked_month
 from tests.games.helpers import hidden_cards, leaked_cards
 from tests.games.test_query_counts import SIGNED_IN
 
@@ -579,24 +579,7 @@ class TestProof:
 
 class TestLeaderboard:
     def test_ranks_stars_then_the_earlier_last_star(self, make_user, make_challenge, clock):
-        easy = make_challenge(goal=TWO_ACES)
-        hard = make_challenge(variant="spike", difficulty=Challenge.Difficulty.HARD)
-        noon = datetime(2026, 12, 2, 12, 0, tzinfo=UTC)
-        ann, bob, cat, dan = (make_user(name) for name in ("ann", "bob", "cat", "dan"))
-        completion(easy, bob, stars=1, at=noon)
-        completion(hard, bob, stars=3, at=noon + timedelta(hours=2))
-        completion(hard, ann, stars=3, at=noon + timedelta(hours=1))
-        completion(easy, ann, stars=1, at=noon)
-        completion(hard, cat, stars=3, at=noon + timedelta(hours=1))
-        completion(easy, cat, stars=1, at=noon - timedelta(hours=1))
-        completion(easy, dan, stars=1, at=noon)
-        Completion.objects.create(
-            challenge=easy,
-            player=make_user("eve"),
-            stars=3,
-            month=date(2026, 11, 1),
-            completed_at=noon,
-        )
+        easy, hard = ranked_month(make_user, make_challenge)
         viewer = signed_in("cat")
         response = viewer.get(LEADERBOARD)
         assert response.status_code == 200

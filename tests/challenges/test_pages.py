@@ -4,6 +4,7 @@ and the monthly leaderboard."""
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
@@ -216,9 +217,9 @@ def completion(challenge, player, *, stars, at):
     )
 
 
-def test_the_leaderboard_ranks_stars_then_the_earlier_last_star(
-    client, make_user, make_challenge, clock
-):
+def ranked_month(make_user, make_challenge):
+    """December 2026's easy and hard challenges, completed so that ann and cat tie on 4
+    stars (cat's last star first), bob has 4 later, dan 1; eve's 3 are November's."""
     easy = make_challenge(goal=TWO_ACES)
     hard = make_challenge(variant="spike", difficulty=Challenge.Difficulty.HARD)
     noon = datetime(2026, 12, 2, 12, 0, tzinfo=UTC)
@@ -234,7 +235,14 @@ def test_the_leaderboard_ranks_stars_then_the_earlier_last_star(
     Completion.objects.create(
         challenge=easy, player=make_user("eve"), stars=3, month=date(2026, 11, 1), completed_at=noon
     )
-    client.force_login(cat)
+    return easy, hard
+
+
+def test_the_leaderboard_ranks_stars_then_the_earlier_last_star(
+    client, make_user, make_challenge, clock
+):
+    ranked_month(make_user, make_challenge)
+    client.force_login(User.objects.get(username="cat"))
     page = parse(client.get(LEADERBOARD).content)
     rows = [[td.text for td in tr.select("td")][:3] for tr in page.select("#ranks tbody tr")]
     assert rows == [
