@@ -19,6 +19,7 @@ from games.templatetags.cards import (
     clock,
     json_attribute,
     move_label,
+    pile_cards_html,
     suit_class,
     suit_symbol,
 )
@@ -48,6 +49,7 @@ def environment(**options: Any) -> Environment:
         # A SafeString has __html__: Jinja2 prints it as it is.
         card_face=card_face_html,
         move_label=move_label,
+        pile_cards=pile_cards_html,
         review_label=lambda game_id: review_label(game_id=game_id),
     )
     env.filters.update(

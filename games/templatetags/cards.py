@@ -5,6 +5,7 @@ from functools import cache
 
 from django import template
 from django.template.loader import render_to_string
+from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from games.engine import card_name, is_red, rank_of, suit_of
@@ -42,6 +43,46 @@ def card_face_html(code: str) -> SafeString:
     """A card's face (games/_card_face.html), rendered once per card: a board shows
     dozens of faces and each is the same markup every time."""
     return render_to_string("games/_card_face.html", card_face_context(code))
+
+
+_CARD_BACK = '<span class="card back"></span>'
+
+
+def pile_cards_html(
+    *,
+    down: int,
+    up: list[str],
+    place: str,
+    number: int,
+    detail_url: str,
+    selected_key: str,
+    active: bool,
+) -> SafeString:
+    """A tableau pile's cards: its backs, then each face-up card, on an active board a
+    link that selects it (and what it heads) and names it with its place. One call per
+    pile, where a template spent a dozen escaped lookups per card, the board's hottest
+    loop (docs/decisions.md, "The board's templates")."""
+    if not active:
+        faces = "".join(f'<span class="card up">{card_face_html(code)}</span>' for code in up)
+        return mark_safe(_CARD_BACK * down + faces)  # nosec B308 B703: escaped parts
+    link, where, count = escape(detail_url), escape(place), len(up)
+    cards = []
+    for index, code in enumerate(up):
+        depth = count - index
+        key = f"{where}/{depth}"
+        selected = " selected" if key == selected_key else ""
+        heads = "top card" if depth == 1 else f"heads {depth} cards"
+        cards.append(
+            f'<a class="card up{selected}" href="{link}?sel={key}" data-tap-source="{where}" '
+            f'data-tap-count="{depth}" aria-label="{_spoken(code)}, pile {number}, {heads}">'
+            f"{card_face_html(code)}</a>"
+        )
+    return mark_safe(_CARD_BACK * down + "".join(cards))  # nosec B308 B703: escaped parts
+
+
+@cache
+def _spoken(code: str) -> str:
+    return escape(card_label(code))
 
 
 @register.simple_tag
