@@ -12,6 +12,7 @@ from uuid import UUID
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.core import signing
 from django.core.paginator import Paginator
 from django.forms import Form
@@ -21,11 +22,18 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.selectors import profile_for_user
+from accounts.session_user import (
+    UserClaim,
+    session_login_required,
+    session_rekeyed,
+    session_user_claim,
+    signed_out,
+)
 from core import params
 from core.http import AuthenticatedHttpRequest
 from games import selectors, services
 from games.engine import EngineError
-from games.errors import GameActionError, MoveRefused, StaleAction
+from games.errors import GameActionError, MoveRefused, SignedOut, StaleAction
 from games.forms import ActionForm, ConfirmForm, FinishForm, MoveForm, TapForm
 from games.models import Game
 from games.navigation import game_page_response
@@ -236,9 +244,13 @@ def _run_action(
         outcome = action(form.cleaned_data)
     except Game.DoesNotExist as missing:
         raise Http404("No such game") from missing
+    except SignedOut:
+        return signed_out(request)
     except GameActionError as refusal:
         status = REFUSAL_STATUS.get(type(refusal), 409)
         return _refused(request, _own_game_or_404(request, game_id), refusal.message, status)
+    finally:
+        session_rekeyed(request)
     if request.htmx:
         return _render_board(
             request,
@@ -248,6 +260,12 @@ def _run_action(
             state=outcome.state,
         )
     return redirect("games:detail", game_id=game_id)
+
+
+def _acting_player(request: AuthenticatedHttpRequest) -> User | UserClaim:
+    """Who acts: the session's claim to a user, whose row the action's locked read
+    brings with the game's (accounts.session_user), or the user the request read."""
+    return session_user_claim(request) or request.user
 
 
 def _refused(
@@ -262,7 +280,7 @@ def _refused(
     return redirect("games:detail", game_id=game.id)
 
 
-@login_required
+@session_login_required
 @require_POST
 def move(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpResponse:
     return _run_action(
@@ -271,14 +289,14 @@ def move(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpResponse:
         MoveForm(request.POST),
         lambda data: services.game_move_play(
             game_id=game_id,
-            player=request.user,
+            player=_acting_player(request),
             move=data["move"],
             revision=data["revision"],
         ),
     )
 
 
-@login_required
+@session_login_required
 @require_POST
 def tap(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpResponse:
     return _run_action(
@@ -287,7 +305,7 @@ def tap(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpResponse:
         TapForm(request.POST),
         lambda data: services.game_card_tap(
             game_id=game_id,
-            player=request.user,
+            player=_acting_player(request),
             source=data["source"],
             count=data["count"] or 1,
             revision=data["revision"],
@@ -295,7 +313,7 @@ def tap(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpResponse:
     )
 
 
-@login_required
+@session_login_required
 @require_POST
 def undo(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpResponse:
     return _run_action(
@@ -303,7 +321,7 @@ def undo(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpResponse:
         game_id,
         ActionForm(request.POST),
         lambda data: services.game_move_undo(
-            game_id=game_id, player=request.user, revision=data["revision"]
+            game_id=game_id, player=_acting_player(request), revision=data["revision"]
         ),
     )
 
@@ -357,7 +375,7 @@ def _hint_of_token(request: HttpRequest, game: Game) -> dict[str, str | None] | 
     return {key: data.get(key) for key in ("move", "text", "source", "destination")}
 
 
-@login_required
+@session_login_required
 @require_POST
 def auto_complete(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpResponse:
     return _run_action(
@@ -365,12 +383,12 @@ def auto_complete(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpRespo
         game_id,
         ActionForm(request.POST),
         lambda data: services.game_auto_complete(
-            game_id=game_id, player=request.user, revision=data["revision"]
+            game_id=game_id, player=_acting_player(request), revision=data["revision"]
         ),
     )
 
 
-@login_required
+@session_login_required
 @require_POST
 def finish(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpResponse:
     """Without `confirm` this only asks; with it the result becomes final."""
@@ -384,12 +402,12 @@ def finish(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpResponse:
         game_id,
         form,
         lambda data: services.game_finish(
-            game_id=game_id, player=request.user, revision=data["revision"]
+            game_id=game_id, player=_acting_player(request), revision=data["revision"]
         ),
     )
 
 
-@login_required
+@session_login_required
 @require_POST
 def accept_loss(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpResponse:
     """Close a game whose position is lost as lost (the lost banner's button)."""
@@ -398,7 +416,7 @@ def accept_loss(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpRespons
         game_id,
         ActionForm(request.POST),
         lambda data: services.game_loss_accept(
-            game_id=game_id, player=request.user, revision=data["revision"]
+            game_id=game_id, player=_acting_player(request), revision=data["revision"]
         ),
     )
 

@@ -17,6 +17,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.session_user import UserClaim
 from core.metrics import move_counted
 from games.clock import clock_deadline, clock_is_up, clock_tick
 from games.engine import EngineError, Move, Step, Variant, format_move, parse_move
@@ -71,13 +72,15 @@ def _close_for_time(game: Game, now: datetime) -> None:
 def game_act(
     *,
     game_id: UUID,
-    player: User,
+    player: User | UserClaim,
     revision: int,
     action: Callable[[Game, Variant[Any], datetime], ActionOutcome],
     reads_undo_log: bool = False,
 ) -> ActionOutcome:
     """Run one action on the locked game row. A game whose clock has run out is
-    closed first (and stays closed: that part commits) and the action refused."""
+    closed first (and stays closed: that part commits) and the action refused.
+    `player` is the user, or a session's claim to one, whose row the locked read brings
+    and the claim accepts (accounts.session_user); a claim refused raises SignedOut."""
     now = timezone.now()
     with transaction.atomic():
         # The player's preferences come with the locked read (one query): the move
@@ -179,7 +182,9 @@ def _refuse_if_lost(variant: Variant[Any], state: Any) -> None:
         raise MoveRefused(f"The game is lost: {reason[0].lower()}{reason[1:]}")
 
 
-def game_move_play(*, game_id: UUID, player: User, move: str, revision: int) -> ActionOutcome:
+def game_move_play(
+    *, game_id: UUID, player: User | UserClaim, move: str, revision: int
+) -> ActionOutcome:
     """Play a move in the notation; with the player's automatic-moves setting on, the
     safe cards then go up after it."""
 
@@ -197,7 +202,7 @@ def game_move_play(*, game_id: UUID, player: User, move: str, revision: int) -> 
 def game_card_tap(
     *,
     game_id: UUID,
-    player: User,
+    player: User | UserClaim,
     source: str,
     count: int,
     revision: int,
@@ -219,7 +224,7 @@ def game_card_tap(
     return game_act(game_id=game_id, player=player, revision=revision, action=tap)
 
 
-def game_auto_complete(*, game_id: UUID, player: User, revision: int) -> ActionOutcome:
+def game_auto_complete(*, game_id: UUID, player: User | UserClaim, revision: int) -> ActionOutcome:
     def complete(game: Game, variant: Variant[Any], now: datetime) -> ActionOutcome:
         state = variant.load(game.state)
         _refuse_if_lost(variant, state)
@@ -234,7 +239,7 @@ def game_auto_complete(*, game_id: UUID, player: User, revision: int) -> ActionO
     return game_act(game_id=game_id, player=player, revision=revision, action=complete)
 
 
-def game_move_undo(*, game_id: UUID, player: User, revision: int) -> ActionOutcome:
+def game_move_undo(*, game_id: UUID, player: User | UserClaim, revision: int) -> ActionOutcome:
     """Take the last move back exactly, points included."""
 
     def undo(game: Game, variant: Variant[Any], now: datetime) -> ActionOutcome:
@@ -255,7 +260,7 @@ def game_move_undo(*, game_id: UUID, player: User, revision: int) -> ActionOutco
     )
 
 
-def game_finish(*, game_id: UUID, player: User, revision: int) -> ActionOutcome:
+def game_finish(*, game_id: UUID, player: User | UserClaim, revision: int) -> ActionOutcome:
     """Make the result final: from now on every action on this game is refused. A game
     in a lost position closes as lost."""
 
@@ -277,7 +282,7 @@ NOT_LOST_MESSAGE = (
 )
 
 
-def game_loss_accept(*, game_id: UUID, player: User, revision: int) -> ActionOutcome:
+def game_loss_accept(*, game_id: UUID, player: User | UserClaim, revision: int) -> ActionOutcome:
     """Close a game whose position is lost as lost (the board's Accept the loss): its
     result is final, and a ranked daily game's result is recorded (the close hooks)."""
 

@@ -14,6 +14,7 @@ from uuid import UUID
 
 from django.contrib.auth.models import User
 
+from accounts.session_user import UserClaim
 from games.clock import clock_tick
 from games.engine import Variant
 from games.engine.hints import Hint, hint, hint_card_places
@@ -50,7 +51,7 @@ class HintOutcome:
 MATCH_HINT_MESSAGE = "A match is raced without hints: the solver would play for you."
 
 
-def game_hint(*, game_id: UUID, player: User, revision: int) -> HintOutcome:
+def game_hint(*, game_id: UUID, player: User | UserClaim, revision: int) -> HintOutcome:
     """Suggest a move for the player's game as it stands at ``revision`` and count the
     hint. GameClosed on a finished game, StaleAction on an older board; another
     player's game is Game.DoesNotExist."""

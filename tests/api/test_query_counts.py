@@ -31,7 +31,7 @@ def test_a_move(api, game, django_assert_num_queries):
     with django_assert_num_queries(SIGNED_IN + ACTION) as captured:
         response = api.post(f"/api/v1/games/{game.id}/moves", {"move": "draw", "revision": 0})
     assert response.status_code == 200
-    assert_one_locked_read_and_one_write(sql(captured))
+    assert_one_locked_read_and_one_write(sql(captured), user_with_the_game=False)
 
 
 def test_a_poll_of_an_unchanged_game(api, game, django_assert_num_queries):
@@ -56,7 +56,7 @@ def test_a_move_over_the_match_socket_reads_no_session(
     with django_assert_num_queries(ACTION) as captured:
         answer = socket_action(match_id=match.id, game_id=seat.game_id, player=player, text=message)
     assert answer.message["type"] == "answer"
-    assert_one_locked_read_and_one_write(sql(captured))
+    assert_one_locked_read_and_one_write(sql(captured), user_with_the_game=False)
     assert sum(pillar["count"] for pillar in answer.message["game"]["public"]["foundations"]) == 0
     seat.refresh_from_db()
     assert seat.foundation_cards == 0
