@@ -397,6 +397,15 @@ def server_command(server: str, port: int) -> list[str]:
     ]
 
 
+def server_env(server: str, env: dict[str, str]) -> dict[str, str]:
+    """A daphne node serves each request on a thread of its own, and a connection kept
+    per thread would leave one behind per request (PostgreSQL refused new ones after a
+    hundred): it keeps a pool (docs/operations.md), as a daphne node in production."""
+    if server == "daphne" and env["DATABASE_URL"].startswith("postgres"):
+        return {**env, "DATABASE_POOL_SIZE": os.environ.get("DATABASE_POOL_SIZE", "8")}
+    return env
+
+
 def celery_commands(folder: str) -> dict[str, list[str]]:
     """The worker (one process: this machine's cores serve the nodes) and the beat."""
     celery = [str(ROOT / ".venv/bin/celery"), "-A", "config"]
@@ -456,7 +465,7 @@ def processes_started(
                 server_command(args.server, port),
                 Path(folder) / f"{args.server}-{port}.log",
             )
-            processes.append(started(command, env=env, port=port, log=log))
+            processes.append(started(command, env=server_env(args.server, env), port=port, log=log))
         if os.environ.get("REDIS_URL"):
             for name, command in celery_commands(folder).items():
                 processes.append(launched(command, env=env, log=Path(folder) / f"{name}.log"))
