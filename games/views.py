@@ -329,7 +329,7 @@ def undo(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpResponse:
 HINT_SALT = "games.hint"
 
 
-@login_required
+@session_login_required
 @require_POST
 def hint(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpResponse:
     """Suggest a move and count the hint (games.services.game_hint). The board comes
@@ -342,13 +342,17 @@ def hint(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpResponse:
         )
     try:
         outcome = services.game_hint(
-            game_id=game_id, player=request.user, revision=form.cleaned_data["revision"]
+            game_id=game_id, player=_acting_player(request), revision=form.cleaned_data["revision"]
         )
     except Game.DoesNotExist as missing:
         raise Http404("No such game") from missing
+    except SignedOut:
+        return signed_out(request)
     except GameActionError as refusal:
         status = REFUSAL_STATUS.get(type(refusal), 409)
         return _refused(request, _own_game_or_404(request, game_id), refusal.message, status)
+    finally:
+        session_rekeyed(request)
     shown = outcome.shown
     if request.htmx:
         return _render_board(

@@ -107,3 +107,17 @@ def test_a_refused_move_reads_the_board_of_the_accepted_user(player_client, game
     assert stale.status_code == 409
     assert stale.wsgi_request.user == game.player
     assert Game.objects.get(id=game.id).revision == 1
+
+
+def test_a_hint_reads_its_user_with_the_game_and_refuses_a_signed_out_session(
+    player_client, player, game
+):
+    hint = reverse("games:hint", kwargs={"game_id": game.id})
+    assert player_client.post(hint, {"revision": 0}, **HX).status_code == 200
+    player.set_password("a new password for this account")
+    player.save()
+    response = player_client.post(hint, {"revision": 0}, **HX)
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("account_login"))
+    game.refresh_from_db()
+    assert game.hints_used == 1

@@ -163,15 +163,16 @@ def test_a_casual_board_has_no_ranking_note(player_client, game):
 
 
 def test_the_hint_request_queries(player_client, game, django_assert_num_queries):
-    # The user (the session comes from the cache); SAVEPOINT, the locked read (with
-    # the profile's settings), the hint's one UPDATE (count and clock), RELEASE. The
-    # board reads nothing more.
-    with django_assert_num_queries(1 + 4) as captured:
+    # SAVEPOINT, the locked read (with the player's row and the profile's settings; the
+    # session comes from the cache), the hint's one UPDATE (count and clock), RELEASE.
+    # The board reads nothing more.
+    with django_assert_num_queries(4) as captured:
         response = player_client.post(url("hint", game), {"revision": 0}, **HX)
     assert response.status_code == 200
     statements = [query["sql"] for query in captured.captured_queries]
     game_queries = [q for q in statements if "games_game" in q]
     assert game_queries[0].startswith("SELECT")
+    assert [q for q in statements if "auth_user" in q] == [game_queries[0]]
     if connection.vendor == "postgresql":
         assert game_queries[0].rstrip().endswith('FOR UPDATE OF "games_game"')
     update = game_queries[1]
