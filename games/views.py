@@ -6,7 +6,7 @@ the answer is a redirect back to the page, with any refusal as a message.
 """
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlencode
 from uuid import UUID
 
@@ -228,20 +228,21 @@ def _highlight_preference(
     return setting if setting is not None else profile_for_user(user=request.user).highlight_moves
 
 
-def _run_action(
+Outcome = TypeVar("Outcome")
+
+
+def _acted(
     request: AuthenticatedHttpRequest,
     game_id: UUID,
-    form: ActionForm,
-    action: Callable[[dict[str, Any]], services.ActionOutcome],
-) -> HttpResponse:
-    """Apply one action and answer with the board; a refusal changes nothing. The
-    board reads the player's preferences that came with the action's locked read."""
-    if not form.is_valid():
-        return _refused(
-            request, _own_game_or_404(request, game_id), "That request was malformed.", 400
-        )
+    action: Callable[[User | UserClaim], Outcome],
+) -> Outcome | HttpResponse:
+    """Run a game's action as the request's player: the session's claim to a user,
+    whose row the action's locked read brings with the game's (accounts.session_user),
+    or the user the request read already. Its outcome, or the answer to its refusal
+    (which changed nothing): no such game of the player's is a 404, a session its user
+    refused is signed out, a rule's refusal is the board with the reason."""
     try:
-        outcome = action(form.cleaned_data)
+        return action(session_user_claim(request) or request.user)
     except Game.DoesNotExist as missing:
         raise Http404("No such game") from missing
     except SignedOut:
@@ -251,6 +252,23 @@ def _run_action(
         return _refused(request, _own_game_or_404(request, game_id), refusal.message, status)
     finally:
         session_rekeyed(request)
+
+
+def _run_action(
+    request: AuthenticatedHttpRequest,
+    game_id: UUID,
+    form: ActionForm,
+    action: Callable[[dict[str, Any], User | UserClaim], services.ActionOutcome],
+) -> HttpResponse:
+    """Apply one action and answer with the board; a refusal changes nothing. The
+    board reads the player's preferences that came with the action's locked read."""
+    if not form.is_valid():
+        return _refused(
+            request, _own_game_or_404(request, game_id), "That request was malformed.", 400
+        )
+    outcome = _acted(request, game_id, lambda player: action(form.cleaned_data, player))
+    if isinstance(outcome, HttpResponse):
+        return outcome
     if request.htmx:
         return _render_board(
             request,
@@ -260,12 +278,6 @@ def _run_action(
             state=outcome.state,
         )
     return redirect("games:detail", game_id=game_id)
-
-
-def _acting_player(request: AuthenticatedHttpRequest) -> User | UserClaim:
-    """Who acts: the session's claim to a user, whose row the action's locked read
-    brings with the game's (accounts.session_user), or the user the request read."""
-    return session_user_claim(request) or request.user
 
 
 def _refused(
@@ -287,9 +299,9 @@ def move(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpResponse:
         request,
         game_id,
         MoveForm(request.POST),
-        lambda data: services.game_move_play(
+        lambda data, player: services.game_move_play(
             game_id=game_id,
-            player=_acting_player(request),
+            player=player,
             move=data["move"],
             revision=data["revision"],
         ),
@@ -303,9 +315,9 @@ def tap(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpResponse:
         request,
         game_id,
         TapForm(request.POST),
-        lambda data: services.game_card_tap(
+        lambda data, player: services.game_card_tap(
             game_id=game_id,
-            player=_acting_player(request),
+            player=player,
             source=data["source"],
             count=data["count"] or 1,
             revision=data["revision"],
@@ -320,8 +332,8 @@ def undo(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpResponse:
         request,
         game_id,
         ActionForm(request.POST),
-        lambda data: services.game_move_undo(
-            game_id=game_id, player=_acting_player(request), revision=data["revision"]
+        lambda data, player: services.game_move_undo(
+            game_id=game_id, player=player, revision=data["revision"]
         ),
     )
 
@@ -340,19 +352,15 @@ def hint(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpResponse:
         return _refused(
             request, _own_game_or_404(request, game_id), "That request was malformed.", 400
         )
-    try:
-        outcome = services.game_hint(
-            game_id=game_id, player=_acting_player(request), revision=form.cleaned_data["revision"]
-        )
-    except Game.DoesNotExist as missing:
-        raise Http404("No such game") from missing
-    except SignedOut:
-        return signed_out(request)
-    except GameActionError as refusal:
-        status = REFUSAL_STATUS.get(type(refusal), 409)
-        return _refused(request, _own_game_or_404(request, game_id), refusal.message, status)
-    finally:
-        session_rekeyed(request)
+    outcome = _acted(
+        request,
+        game_id,
+        lambda player: services.game_hint(
+            game_id=game_id, player=player, revision=form.cleaned_data["revision"]
+        ),
+    )
+    if isinstance(outcome, HttpResponse):
+        return outcome
     shown = outcome.shown
     if request.htmx:
         return _render_board(
@@ -386,8 +394,8 @@ def auto_complete(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpRespo
         request,
         game_id,
         ActionForm(request.POST),
-        lambda data: services.game_auto_complete(
-            game_id=game_id, player=_acting_player(request), revision=data["revision"]
+        lambda data, player: services.game_auto_complete(
+            game_id=game_id, player=player, revision=data["revision"]
         ),
     )
 
@@ -405,8 +413,8 @@ def finish(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpResponse:
         request,
         game_id,
         form,
-        lambda data: services.game_finish(
-            game_id=game_id, player=_acting_player(request), revision=data["revision"]
+        lambda data, player: services.game_finish(
+            game_id=game_id, player=player, revision=data["revision"]
         ),
     )
 
@@ -419,8 +427,8 @@ def accept_loss(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpRespons
         request,
         game_id,
         ActionForm(request.POST),
-        lambda data: services.game_loss_accept(
-            game_id=game_id, player=_acting_player(request), revision=data["revision"]
+        lambda data, player: services.game_loss_accept(
+            game_id=game_id, player=player, revision=data["revision"]
         ),
     )
 
