@@ -9,7 +9,7 @@ from codex import selectors, services
 from codex.leaderboard import scenario_leaderboard
 from core import params
 from core.http import AuthenticatedHttpRequest, HtmxHttpRequest
-from games.codex import PAR_MARGIN, codex_scenario
+from games.codex import PAR_MARGIN, codex_scenario, difficulty_rule
 from games.navigation import game_page_response
 from games.services import games_close_expired
 
@@ -26,6 +26,7 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
         "master_architect": selectors.master_architect_reign(),
         "wins_to_open": selectors.WINS_TO_OPEN_NEXT_TIER,
         "par_margin_percent": round(PAR_MARGIN * 100),
+        "difficulty_rule": difficulty_rule(),
     }
     return render(request, "codex/codex.html", context)
 

@@ -63,13 +63,21 @@ def scenario_certified(solution: Solution) -> bool:
 
 DIFFICULTIES = ((100, "Gentle"), (1_000, "Steady"), (10_000, "Hard"), (100_000, "Fierce"))
 """A scenario's difficulty by the solver's effort to win it (positions expanded): below
-each bound, its word; from the last bound on, "Summit". Tenfold steps, as the effort of
+each bound, its word; from the last bound on, SUMMIT. Tenfold steps, as the effort of
 the Codex's scenarios spans four orders of magnitude (docs/codex.md)."""
+SUMMIT = "Summit"
+DIFFICULTY_WORDS = (*(word for _, word in DIFFICULTIES), SUMMIT)
 
 
 def scenario_difficulty(scenario: Scenario) -> str:
     """The scenario's difficulty in a word, from the solver's effort (`nodes`)."""
-    return next((word for bound, word in DIFFICULTIES if scenario.nodes < bound), "Summit")
+    return next((word for bound, word in DIFFICULTIES if scenario.nodes < bound), SUMMIT)
+
+
+def difficulty_rule() -> str:
+    """The rule in words, as the Codex page and the API state it."""
+    bounds = ", ".join(f"{word} under {bound:,}" for bound, word in DIFFICULTIES)
+    return f"{bounds} positions, {SUMMIT} beyond"
 
 
 # Stars against par (docs/codex.md): decided here, shown on the Codex page and the board.

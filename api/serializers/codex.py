@@ -10,7 +10,7 @@ from rest_framework import serializers
 from api.pagination import VIEWER_ROW_HELP, PageSerializer
 from codex.leaderboard import ScenarioRow
 from codex.selectors import WINS_TO_OPEN_NEXT_TIER, Campaign, Reign, ScenarioEntry, TierEntry
-from games.codex import PAR_MARGIN, codex_scenario
+from games.codex import DIFFICULTY_WORDS, PAR_MARGIN, codex_scenario, difficulty_rule
 from games.engine.steps.codex import Scenario
 
 
@@ -58,9 +58,8 @@ class CodexScenarioSerializer(serializers.Serializer[Any]):
     par = serializers.IntegerField(help_text="The moves of the solver's win.")
     two_star_moves = serializers.IntegerField(help_text="The most moves a two-star win may take.")
     difficulty = serializers.ChoiceField(
-        choices=["Gentle", "Steady", "Hard", "Fierce", "Summit"],
-        help_text="From the solver's effort to win it: under 100 positions Gentle, under "
-        "1,000 Steady, under 10,000 Hard, under 100,000 Fierce, else Summit.",
+        choices=list(DIFFICULTY_WORDS),
+        help_text=f"From the solver's effort to win it: {difficulty_rule()}.",
     )
     solver_effort = serializers.IntegerField(help_text="The positions the solver expanded to win.")
     unlocked = serializers.BooleanField(help_text="Its tier is open to you.")

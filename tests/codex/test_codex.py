@@ -218,6 +218,10 @@ def test_a_scenarios_difficulty_comes_from_the_solvers_effort(nodes, word) -> No
 def test_the_page_shows_each_scenarios_difficulty_and_effort(client) -> None:
     html = client.get(reverse("codex:home")).content.decode()
     assert 'id="difficulty-rule"' in html
+    assert (
+        "Gentle under 100, Steady under 1,000, Hard under 10,000, Fierce under 100,000 "
+        "positions, Summit beyond" in html
+    )
     for scenario in codex_scenarios():
         row = html.split(f'id="scenario-{scenario.key}"')[1].split("</tr>")[0]
         expected = f"{scenario_difficulty(scenario)} <small>({scenario.nodes:,} positions)</small>"
