@@ -166,17 +166,14 @@ def moved(connections: Connections, player: Player, phase: Phase) -> None:
         phase.error(f"{board.variant} {status}")
 
 
-def boards_dealt_again(players: list[Player], nodes: Nodes) -> int:
+def boards_dealt_again(players: list[Player], nodes: Nodes) -> None:
     """Before a move phase: a new deal in place of every game that has no move left (a
-    daily game that is over waits to be finished). How many were dealt."""
+    daily game that is over waits to be finished)."""
     connections = Connections(nodes)
-    dealt = 0
     for player in players:
         for index, board in enumerate(player.boards):
             if not board.daily and move_chosen(player, board) is None:
                 deal_again(connections, player, index)
-                dealt += 1
-    return dealt
 
 
 def floored(connections: Connections, player: Player, phase: Phase) -> None:
