@@ -110,10 +110,10 @@ def session_rekeyed(request: HttpRequest) -> None:
 
 
 def signed_out(request: HttpRequest) -> HttpResponseRedirect:
-    """The answer to a claim its user's row refused: the session flushed, as Django
-    flushes a session whose hash no longer matches, and the way to sign in again."""
+    """The answer to a claim its user's row refused (which left `request.user` anonymous):
+    the session flushed, as Django flushes a session whose hash no longer matches, and
+    the way to sign in again."""
     request.session.flush()
-    setattr(request, CACHED_USER, AnonymousUser())
     return redirect_to_login(request.get_full_path())
 
 
