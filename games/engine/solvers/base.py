@@ -9,6 +9,7 @@ one.
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
+from math import ceil
 from time import perf_counter
 from typing import ClassVar, Generic, TypeVar
 
@@ -70,6 +71,14 @@ class Budget:
     def deadline(self, started: float) -> float | None:
         """The perf_counter() value at which the search must stop, or None."""
         return None if self.ms is None else started + self.ms / 1000
+
+    def ms_left(self, started: float) -> int | None:
+        """The whole milliseconds left of ``ms`` since ``started`` (a perf_counter()
+        value), at least 1 (0 is "no limit" to some cores), or None: a compiled core's
+        clock starts when it is called, and the solver's work before that counts too."""
+        if self.ms is None:
+            return None
+        return max(1, ceil(self.ms - (perf_counter() - started) * 1000))
 
 
 class Solver(ABC, Generic[StateT]):

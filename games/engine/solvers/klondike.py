@@ -91,7 +91,7 @@ class KlondikeFamilySolver(Solver[KlondikeFamilyState]):
             search.draw,
             search.recycle,
             -1 if budget.nodes is None else budget.nodes,
-            -1 if budget.ms is None else budget.ms,
+            -1 if budget.ms is None else budget.ms_left(started),
             MAX_STATES,
         )
         line = (

@@ -105,7 +105,7 @@ class StepsSolver(Solver[StepsState]):
                 recycles,
                 list(slots),
                 budget.nodes or 0,
-                budget.ms or 0,
+                budget.ms_left(started) or 0,
             )
         except ValueError:  # a position beyond the core's fixed sizes (a pile of 16
             # face-down cards): only a hand-made snapshot can be one; Python answers.
