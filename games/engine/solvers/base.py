@@ -121,15 +121,35 @@ class Solver(ABC, Generic[StateT]):
         not False, else in pure Python. ``native=True`` demands the core (EngineError when
         it is not built)."""
         budget = budget or Budget()
-        if native is None:
-            native = self.native_available()
-        if native and not self.native_available():
-            raise EngineError(f"The compiled {variant.name} solver is not built on this machine")
         return (
             self.native_search(variant, state, budget)
-            if native
+            if self.native_chosen(variant, native)
             else self.search(variant, state, budget)
         )
+
+    def native_chosen(self, variant: Variant[StateT], native: bool | None) -> bool:
+        """Whether a solve with this ``native`` takes the compiled core (as ``solve``
+        says); EngineError when it is demanded and not built."""
+        if native is None:
+            return self.native_available()
+        if native and not self.native_available():
+            raise EngineError(f"The compiled {variant.name} solver is not built on this machine")
+        return native
+
+    def solve_recycling_at_most(
+        self,
+        variant: Variant[StateT],
+        state: StateT,
+        *,
+        recycles: int,
+        budget: Budget | None = None,
+        native: bool | None = None,
+    ) -> Solution | None:
+        """Solve ``state`` for a win that turns the waste back at most ``recycles``
+        more times: won with such a line, lost when no win keeps to the bound, unknown
+        when the budget ran out or the search cannot tell. None where this solver
+        cannot bound the recycles (the default; the games without a waste to recycle)."""
+        return None
 
 
 def card_number(card: str) -> int:
