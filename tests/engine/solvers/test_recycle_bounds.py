@@ -21,22 +21,39 @@ def recycles_of(key: str, state, moves) -> int:
     return int(line_facts(get_variant(key), state, moves)[-1].public["recycles"])
 
 
-@pytest.mark.parametrize("native", PATHS)
-def test_steps_wins_within_fewer_recycles_than_its_own_line(native) -> None:
-    native_or_skip("steps", native)
+def test_steps_wins_within_fewer_recycles_than_its_own_line() -> None:
+    # 74,581 positions: a fraction of a second in the compiled core, half a minute in
+    # Python on a loaded machine; the paths' agreement is checked below on a node budget.
+    native_or_skip("steps", True)
     steps = get_variant("steps")
     state = steps.deal(steps.deck_of_seed("challenge-steps-1"))
     solver = solver_for("steps")
-    own = solver.solve(steps, state, native=native)
+    own = solver.solve(steps, state, native=True)
     assert own.verdict == WON
     assert recycles_of("steps", state, own.moves) == 3
     bounded = solver.solve_recycling_at_most(
-        steps, state, recycles=2, budget=Budget(ms=20_000), native=native
+        steps, state, recycles=2, budget=Budget(ms=20_000), native=True
     )
     assert bounded is not None
     assert bounded.verdict == WON
     assert recycles_of("steps", state, bounded.moves) <= 2
     assert line_facts(steps, state, bounded.moves)[-1].status == "won"
+
+
+def test_the_two_paths_search_the_same_under_a_bound() -> None:
+    native_or_skip("steps", True)
+    steps = get_variant("steps")
+    state = steps.deal(steps.deck_of_seed("challenge-steps-1"))
+    solver = solver_for("steps")
+    answers = [
+        solver.solve_recycling_at_most(
+            steps, state, recycles=2, budget=Budget(nodes=3_000), native=native
+        )
+        for native in (False, True)
+    ]
+    assert answers[0] is not None
+    assert answers[1] is not None
+    assert (answers[0].verdict, answers[0].nodes) == (answers[1].verdict, answers[1].nodes)
 
 
 @pytest.mark.parametrize("native", PATHS)
