@@ -6,7 +6,6 @@ import logging
 import random
 import threading
 from collections.abc import Mapping
-from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
@@ -16,30 +15,17 @@ from django.db import IntegrityError, connections, transaction
 
 import games.engine.solvers  # noqa: F401  (importing the package registers every solver)
 from challenges.errors import ChallengeRefused
-from challenges.generation import goal_chosen
+from challenges.goal_proofs import SolvedDeal, goal_of_difficulty, goal_proved
 from challenges.models import Challenge
 from games.engine import EngineError, Variant, get_variant
-from games.engine.goals import (
-    Goal,
-    goal_candidates,
-    goal_description,
-    goal_of,
-    goal_proof_length,
-    line_facts,
-)
-from games.engine.solvers import WON, Budget, Solution, solver_for, solvers
+from games.engine.goals import Goal, goal_of, line_facts
+from games.engine.solvers import WON, Budget, solver_for, solvers
 from games.engine.solvers.certify import certify_new_seed
 from games.specs import game_specs
 
 logger = logging.getLogger(__name__)
 
 DIFFICULTIES = tuple(Challenge.Difficulty.values)
-
-
-@dataclass(frozen=True, kw_only=True)
-class SolvedDeal:
-    seed: str
-    solution: Solution
 
 
 def challenge_games() -> list[str]:
@@ -86,9 +72,10 @@ def challenge_build(
 ) -> Challenge:
     """Make one challenge: a won deal (the `seed` given, `solved` already, or one drawn)
     and its goal (the `goal` given, or one of its difficulty chosen from the solver's
-    line), kept only when the solver's line meets the goal: ChallengeRefused, with the
-    reason, otherwise. The challenge that exists already for the day, game and
-    difficulty is returned as it is."""
+    line), kept only when a solver's line proves the goal (challenges.goal_proofs: the
+    deal's line, or for a recycle bound that line breaks, a search of its own):
+    ChallengeRefused, with the reason, otherwise. The challenge that exists already for
+    the day, game and difficulty is returned as it is."""
     if difficulty not in DIFFICULTIES:
         raise ChallengeRefused(f"A challenge's difficulty is 1, 2 or 3, not {difficulty!r}")
     existing = Challenge.objects.filter(date=day, variant=variant, difficulty=difficulty).first()
@@ -102,25 +89,26 @@ def challenge_build(
     solved = solved or _deal_solved(engine, seed)
     options = engine.normalize_options({})
     state = engine.deal(engine.deck_of_seed(solved.seed), options)
-    line = solved.solution.moves
-    timeline = line_facts(engine, state, line)
+    timeline = line_facts(engine, state, solved.solution.moves)
     if wanted is None:
-        chooser = random.Random(f"{day.isoformat()}:{variant}:{difficulty}")  # nosec B311
-        wanted = goal_chosen(
-            candidates=goal_candidates(engine, timeline),
-            line_length=len(line),
+        proved = goal_of_difficulty(
+            engine=engine,
+            state=state,
+            solved=solved,
+            timeline=timeline,
             difficulty=difficulty,
-            chooser=chooser,
+            chooser=random.Random(f"{day.isoformat()}:{variant}:{difficulty}"),  # nosec B311
+            budget=_budget(),
         )
-        if wanted is None:
-            raise ChallengeRefused(
-                f"The solver's line on this {engine.name} deal proves no goal of that difficulty"
-            )
-    proof = goal_proof_length(wanted, timeline)
-    if proof is None:
-        raise ChallengeRefused(
-            f"The solver's line on this {engine.name} deal does not reach "
-            f"“{goal_description(wanted, engine)}”: the challenge is not made"
+    else:
+        proved = goal_proved(
+            engine=engine,
+            state=state,
+            solved=solved,
+            timeline=timeline,
+            goal=wanted,
+            chosen=False,
+            budget=_budget(),
         )
     return _stored(
         day=day,
@@ -128,9 +116,9 @@ def challenge_build(
         difficulty=difficulty,
         engine=engine,
         options=options,
-        solved=solved,
-        goal=wanted,
-        proof=list(line[:proof]),
+        solved=proved.solved,
+        goal=proved.goal,
+        proof=proved.proof,
     )
 
 

@@ -13,11 +13,14 @@ way, and store the line up to that move as the proof (docs/challenges.md).
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from .cards import RANKS, SUITS
 from .errors import EngineError
 from .variant import WON, Json, Variant
+
+if TYPE_CHECKING:
+    from .solvers import Budget, Solution, Solver
 
 _RANK_WORDS = {
     "A": ("ace", "aces"),
@@ -94,9 +97,36 @@ class Progress:
 class GoalKind:
     """A kind of goal. A subclass sets ``key`` and the public hooks: ``check`` (the
     goal's figures), ``describe``, ``progress`` and ``reached`` (the goals a position of
-    a line meets, for the candidates)."""
+    a line meets, for the candidates); the hooks below say when it is more than a win
+    (docs/challenges.md, "More than a win")."""
 
     key: ClassVar[str]
+    figure_stands: ClassVar[bool] = True
+    """Whether the figure a solver's winning line meets the goal with says something of
+    the deal (its length: the line is direct, a player's is longer). False where the
+    searches do not economise the figure (recycles: they turn the waste whenever it
+    suits them), so that a bound the solver's own line keeps to asks nothing beyond the
+    win: such a goal must be one that line breaks, proved by a search of its own."""
+
+    def beyond_a_win(self, goal: Goal, deal: GoalFacts) -> bool:
+        """Whether a player can win the deal (``deal``: its facts before the first move)
+        and still miss the goal. False by default: a goal every win meets (a foundation
+        built, every run removed, every spike cleared, the win itself) is no harder than
+        the win."""
+        return False
+
+    def search_keeping_to(
+        self,
+        goal: Goal,
+        *,
+        solver: "Solver[Any]",
+        variant: Variant[Any],
+        state: Any,
+        budget: "Budget",
+    ) -> "Solution | None":
+        """The solver's search for a win that meets the goal, for a goal whose figure
+        does not stand; None where the solver cannot search under the goal's bound."""
+        return None
 
     def check(self, goal: Goal) -> None:
         """EngineError when the goal's figures do not make a goal of this kind."""
@@ -183,6 +213,9 @@ class WinWithinGoal(GoalKind):
             failed=facts.moves > goal.count,
         )
 
+    def beyond_a_win(self, goal: Goal, deal: GoalFacts) -> bool:
+        return True  # no game limits a win's moves
+
     def reached(self, facts: GoalFacts, line_length: int) -> Iterator[Goal]:
         if _won(facts):
             for slack in self.SLACKS:
@@ -207,6 +240,9 @@ class WinWithoutUndoGoal(GoalKind):
             met=_won(facts) and facts.undos == 0,
             failed=facts.undos > 0,
         )
+
+    def beyond_a_win(self, goal: Goal, deal: GoalFacts) -> bool:
+        return True  # every game with goals lets a move be taken back
 
     def reached(self, facts: GoalFacts, line_length: int) -> Iterator[Goal]:
         if _won(facts) and facts.undos == 0:
@@ -305,6 +341,9 @@ class ScoreGoal(GoalKind):
         done = int(facts.public.get("score", 0))
         return _counted("Score", done, goal.count)
 
+    def beyond_a_win(self, goal: Goal, deal: GoalFacts) -> bool:
+        return True  # the ledgers score one win higher than another
+
     def reached(self, facts: GoalFacts, line_length: int) -> Iterator[Goal]:
         score = int(facts.public.get("score", 0))
         if score <= 0:
@@ -354,6 +393,9 @@ class SummitBadgeGoal(GoalKind):
         label = f"{goal.badge.capitalize()} Summit badge"
         return Progress(label=label, done=int(met), target=1, met=met)
 
+    def beyond_a_win(self, goal: Goal, deal: GoalFacts) -> bool:
+        return goal.badge == _BADGES[-1]  # every win is silver or better
+
     def reached(self, facts: GoalFacts, line_length: int) -> Iterator[Goal]:
         badge = facts.public.get("badge")
         if badge in _BADGES:
@@ -379,6 +421,9 @@ class StreakBracketGoal(GoalKind):
 
     def progress(self, goal: Goal, facts: GoalFacts) -> Progress:
         return _counted("Cards in a row", int(facts.public.get("streak", 0)), goal.count)
+
+    def beyond_a_win(self, goal: Goal, deal: GoalFacts) -> bool:
+        return True  # a win needs no streak
 
     def reached(self, facts: GoalFacts, line_length: int) -> Iterator[Goal]:
         streak = int(facts.public.get("streak", 0))
@@ -429,6 +474,9 @@ class WinWithoutReserveGoal(GoalKind):
             failed=used,
         )
 
+    def beyond_a_win(self, goal: Goal, deal: GoalFacts) -> bool:
+        return any(slot.get("enabled") for slot in deal.public.get("reserves", ()))
+
     def reached(self, facts: GoalFacts, line_length: int) -> Iterator[Goal]:
         if _won(facts) and facts.public.get("reserve_used_ever") is False:
             yield Goal(kind=self.key)
@@ -439,6 +487,25 @@ class WinWithRecyclesGoal(GoalKind):
     """Win with at most `count` recycles of the waste (0: none at all)."""
 
     key = "win_within_recycles"
+    figure_stands = False
+
+    def beyond_a_win(self, goal: Goal, deal: GoalFacts) -> bool:
+        """Below what the rules allow (Steps: its recycles option; Klondike: no limit)."""
+        if "recycles_left" in deal.public:
+            allowed = int(deal.public["recycles"]) + int(deal.public["recycles_left"])
+            return goal.count < allowed
+        return "recycles" in deal.public
+
+    def search_keeping_to(
+        self,
+        goal: Goal,
+        *,
+        solver: "Solver[Any]",
+        variant: Variant[Any],
+        state: Any,
+        budget: "Budget",
+    ) -> "Solution | None":
+        return solver.solve_recycling_at_most(variant, state, recycles=goal.count, budget=budget)
 
     def check(self, goal: Goal) -> None:
         if goal.count < 0:

@@ -31,6 +31,13 @@ Three forms of position:
   its non-productive moves also change the reserve slots and, with retrieval, the
   foundations) or held in a form of the variant's own (Spiderette's strings,
   spiderette_lost.py), ``explore`` returns each successor already in canonical form.
+
+A pile is keyed on whether face-down cards lie under it, never on which: the search
+needs nothing more (turning a card up ends it), and its order, which the sorted piles
+set, must not depend on hidden cards either. "Stuck" cannot change with the order, but
+``UNDECIDED`` can (which productive move is found before the cap), and it is shown on
+the board and seeds the hint (issue 30): positions with the same public view get the
+same answers.
 """
 
 from collections import deque
@@ -44,8 +51,8 @@ SEARCH_CAP = 20_000
 """At most this many distinct positions are examined. When the cap is reached before the
 search is over, the position is *not* declared stuck (the game goes on, ``UNDECIDED``)."""
 
-PilePair = tuple[tuple[str, ...], tuple[str, ...]]
-"""A pile as (face-down cards, face-up cards), both bottom first."""
+PilePair = tuple[bool, tuple[str, ...]]
+"""A pile as (whether face-down cards lie under it, its face-up cards bottom first)."""
 Position = tuple[PilePair, ...]
 """A tableau as sorted pile pairs."""
 Explore = Callable[[Position], list[list[PilePair]] | None]
@@ -53,7 +60,12 @@ P = TypeVar("P", bound=Hashable)
 
 
 def position_of(tableau: Iterable[Pile]) -> Position:
-    return tuple(sorted((pile.down, pile.up) for pile in tableau))
+    return tuple(sorted(pile_pair(pile) for pile in tableau))
+
+
+def pile_pair(pile: Pile) -> PilePair:
+    """What the search reads of a pile: the face-down cards as a flag, the face-up ones."""
+    return bool(pile.down), pile.up
 
 
 def moved(position: Position, source: int, target: int, count: int) -> list[PilePair]:

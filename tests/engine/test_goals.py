@@ -76,6 +76,43 @@ def test_every_registered_kind_is_tested_both_ways() -> None:
     assert declared == {goal.kind for goal, _, _ in MET_AND_NOT}
 
 
+def _deal_facts(key: str) -> GoalFacts:
+    variant = get_variant(key)
+    return line_facts(variant, variant.deal(shuffled_deck(f"beyond-{key}")), [])[0]
+
+
+BEYOND_A_WIN = [
+    ("klondike", Goal(kind="win"), False),
+    ("klondike", Goal(kind="win_within", count=150), True),
+    ("klondike", Goal(kind="win_without_undo"), True),
+    ("klondike", Goal(kind="foundation_rank", rank="K", count=4), False),
+    ("klondike", Goal(kind="foundation_suit", suit="H", count=13), False),
+    ("klondike", Goal(kind="foundation_cards", count=45), False),
+    ("klondike", Goal(kind="win_within_recycles", count=13), True),  # no limit to recycles
+    ("steps", Goal(kind="win_within_recycles", count=3), False),  # the deal allows 3
+    ("steps", Goal(kind="win_within_recycles", count=2), True),
+    ("steps", Goal(kind="win_without_reserve"), True),
+    ("steps", Goal(kind="score", count=1_000), True),
+    ("spike", Goal(kind="spikes_cleared", count=5), False),
+    ("spike", Goal(kind="summit_badge", badge="silver"), False),
+    ("spike", Goal(kind="summit_badge", badge="gold"), True),
+    ("spike", Goal(kind="streak_bracket", count=8), True),
+    ("spiderette", Goal(kind="runs_removed", count=4), False),
+]
+
+
+@pytest.mark.parametrize(("key", "goal", "beyond"), BEYOND_A_WIN, ids=lambda v: str(v))
+def test_a_goal_asks_more_than_the_win_only_where_a_win_can_miss_it(key, goal, beyond) -> None:
+    assert goal_kind(goal.kind).beyond_a_win(goal, _deal_facts(key)) is beyond
+
+
+def test_without_a_reserve_slot_to_avoid_no_reserve_goal_asks_more() -> None:
+    steps = get_variant("steps")
+    state = steps.deal(shuffled_deck("beyond-steps"), steps.normalize_options({"buffers": 0}))
+    deal = line_facts(steps, state, [])[0]
+    assert not goal_kind("win_without_reserve").beyond_a_win(Goal(kind="win_without_reserve"), deal)
+
+
 def test_the_progress_counts_towards_the_target_in_words() -> None:
     goal = Goal(kind="foundation_rank", rank="7", count=2)
     progress = goal_progress(goal, facts(foundations=piles(S=8)))

@@ -9,6 +9,7 @@ one.
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
+from math import ceil
 from time import perf_counter
 from typing import ClassVar, Generic, TypeVar
 
@@ -71,6 +72,14 @@ class Budget:
         """The perf_counter() value at which the search must stop, or None."""
         return None if self.ms is None else started + self.ms / 1000
 
+    def ms_left(self, started: float) -> int | None:
+        """The whole milliseconds left of ``ms`` since ``started`` (a perf_counter()
+        value), at least 1 (0 is "no limit" to some cores), or None: a compiled core's
+        clock starts when it is called, and the solver's work before that counts too."""
+        if self.ms is None:
+            return None
+        return max(1, ceil(self.ms - (perf_counter() - started) * 1000))
+
 
 class Solver(ABC, Generic[StateT]):
     """The solver of one variant (all its options and rules versions that it knows).
@@ -112,15 +121,35 @@ class Solver(ABC, Generic[StateT]):
         not False, else in pure Python. ``native=True`` demands the core (EngineError when
         it is not built)."""
         budget = budget or Budget()
-        if native is None:
-            native = self.native_available()
-        if native and not self.native_available():
-            raise EngineError(f"The compiled {variant.name} solver is not built on this machine")
         return (
             self.native_search(variant, state, budget)
-            if native
+            if self.native_chosen(variant, native)
             else self.search(variant, state, budget)
         )
+
+    def native_chosen(self, variant: Variant[StateT], native: bool | None) -> bool:
+        """Whether a solve with this ``native`` takes the compiled core (as ``solve``
+        says); EngineError when it is demanded and not built."""
+        if native is None:
+            return self.native_available()
+        if native and not self.native_available():
+            raise EngineError(f"The compiled {variant.name} solver is not built on this machine")
+        return native
+
+    def solve_recycling_at_most(
+        self,
+        variant: Variant[StateT],
+        state: StateT,
+        *,
+        recycles: int,
+        budget: Budget | None = None,
+        native: bool | None = None,
+    ) -> Solution | None:
+        """Solve ``state`` for a win that turns the waste back at most ``recycles``
+        more times: won with such a line, lost when no win keeps to the bound, unknown
+        when the budget ran out or the search cannot tell. None where this solver
+        cannot bound the recycles (the default; the games without a waste to recycle)."""
+        return None
 
 
 def card_number(card: str) -> int:

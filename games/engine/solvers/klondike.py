@@ -13,6 +13,7 @@ budget ran out first.
 """
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from time import perf_counter
 from typing import Any, ClassVar
 
@@ -37,17 +38,20 @@ except ImportError:  # not built here: the pure-Python search answers
 _VERDICTS = {SEARCH_WON: WON, SEARCH_LOST: LOST}
 
 
-def encode(variant: Variant[Any], state: KlondikeFamilyState) -> tuple[Search, State]:
+def encode(
+    variant: Variant[Any], state: KlondikeFamilyState, *, one_pass: bool = False
+) -> tuple[Search, State]:
     """The search (with the deal's face-down cards and the rules' draw count and
-    recycling) and its form of ``state``: the talon is the waste, bottom first, then the
-    stock in drawing order, and the pointer is the waste's size."""
+    recycling, none at all with ``one_pass``) and its form of ``state``: the talon is
+    the waste, bottom first, then the stock in drawing order, and the pointer is the
+    waste's size."""
     if not isinstance(variant, KlondikeFamily):
         raise EngineError(f"The Klondike solver does not play {variant.name}")
     downs = tuple(tuple(card_number(card) for card in pile.down) for pile in state.tableau)
     ups = tuple(tuple(card_number(card) for card in pile.up) for pile in state.tableau)
     talon = tuple(card_number(card) for card in state.waste + state.stock[::-1])
     draw = variant.cards_per_draw(state)
-    recycle = variant.recycle_refusal(state) is None
+    recycle = not one_pass and variant.recycle_refusal(state) is None
     search = Search(downs, draw, recycle)
     root: State = (ups, tuple(map(len, downs)), tuple(state.foundations), talon, len(state.waste))
     return search, root
@@ -59,8 +63,46 @@ class KlondikeFamilySolver(Solver[KlondikeFamilyState]):
     def search(
         self, variant: Variant[KlondikeFamilyState], state: KlondikeFamilyState, budget: Budget
     ) -> Solution:
+        return self._python_path(variant, state, budget, one_pass=False)
+
+    def native_available(self) -> bool:
+        return _native_search is not None
+
+    def native_search(
+        self, variant: Variant[KlondikeFamilyState], state: KlondikeFamilyState, budget: Budget
+    ) -> Solution:
+        return self._native_path(variant, state, budget, one_pass=False)
+
+    def solve_recycling_at_most(
+        self,
+        variant: Variant[KlondikeFamilyState],
+        state: KlondikeFamilyState,
+        *,
+        recycles: int,
+        budget: Budget | None = None,
+        native: bool | None = None,
+    ) -> Solution | None:
+        """One pass through the talon, the one bound this search takes (it does not
+        count recycles): its lines never recycle, so they keep to any bound. A loss in
+        one pass says nothing of a bound above none, which answers unknown then."""
+        budget = budget or Budget()
+        solve = self._native_path if self.native_chosen(variant, native) else self._python_path
+        solution = solve(variant, state, budget, one_pass=True)
+        recycling = isinstance(variant, KlondikeFamily) and variant.recycle_refusal(state) is None
+        if solution.verdict == LOST and recycles > 0 and recycling:
+            return replace(solution, verdict=UNKNOWN)
+        return solution
+
+    def _python_path(
+        self,
+        variant: Variant[KlondikeFamilyState],
+        state: KlondikeFamilyState,
+        budget: Budget,
+        *,
+        one_pass: bool,
+    ) -> Solution:
         started = perf_counter()
-        search, root = encode(variant, state)
+        search, root = encode(variant, state, one_pass=one_pass)
         if variant.status(state) == LOST:
             return self._solution(variant, state, SEARCH_LOST, [], 1, started, native=False)
         verdict, path = search.solve(
@@ -69,20 +111,23 @@ class KlondikeFamilySolver(Solver[KlondikeFamilyState]):
         line = search.line(root, path) if verdict == SEARCH_WON else []
         return self._solution(variant, state, verdict, line, search.nodes, started, native=False)
 
-    def native_available(self) -> bool:
-        return _native_search is not None
-
-    def native_search(
-        self, variant: Variant[KlondikeFamilyState], state: KlondikeFamilyState, budget: Budget
+    def _native_path(
+        self,
+        variant: Variant[KlondikeFamilyState],
+        state: KlondikeFamilyState,
+        budget: Budget,
+        *,
+        one_pass: bool,
     ) -> Solution:
-        if _native_search is None:
+        core = _native_search
+        if core is None:
             return super().native_search(variant, state, budget)
         started = perf_counter()
-        search, root = encode(variant, state)
+        search, root = encode(variant, state, one_pass=one_pass)
         if variant.status(state) == LOST:
             return self._solution(variant, state, SEARCH_LOST, [], 1, started, native=True)
         ups, _, found, talon, pointer = root
-        verdict, path, nodes = _native_search(
+        verdict, path, nodes = core(
             search.downs,
             ups,
             found,
@@ -91,7 +136,7 @@ class KlondikeFamilySolver(Solver[KlondikeFamilyState]):
             search.draw,
             search.recycle,
             -1 if budget.nodes is None else budget.nodes,
-            -1 if budget.ms is None else budget.ms,
+            -1 if budget.ms is None else budget.ms_left(started),
             MAX_STATES,
         )
         line = (

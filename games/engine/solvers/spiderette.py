@@ -89,7 +89,7 @@ class SpideretteSolver(Solver[SpideretteState]):
             list(stock),
             removed,
             budget.nodes or 0,
-            budget.ms or 0,
+            budget.ms_left(started) or 0,
         )
         return self._solution(verdict, piles, stock, line, nodes, started, native=True)
 

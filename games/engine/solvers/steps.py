@@ -13,6 +13,7 @@ unknown when the budget ran out first.
 """
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from time import perf_counter
 from typing import ClassVar
 
@@ -86,6 +87,22 @@ class StepsSolver(Solver[StepsState]):
     def native_available(self) -> bool:
         return _native_search is not None
 
+    def solve_recycling_at_most(
+        self,
+        variant: Variant[StepsState],
+        state: StepsState,
+        *,
+        recycles: int,
+        budget: Budget | None = None,
+        native: bool | None = None,
+    ) -> Solution | None:
+        """The same search with the recycles option lowered to the bound: its lines keep
+        to it, and they play under the real options too (fewer recycles than allowed)."""
+        options = state.options
+        allowed = min(options.recycles, state.recycles + max(0, recycles))
+        bounded = replace(state, options=replace(options, recycles=allowed))
+        return self.solve(variant, bounded, budget=budget, native=native)
+
     def native_search(
         self, variant: Variant[StepsState], state: StepsState, budget: Budget
     ) -> Solution:
@@ -105,7 +122,7 @@ class StepsSolver(Solver[StepsState]):
                 recycles,
                 list(slots),
                 budget.nodes or 0,
-                budget.ms or 0,
+                budget.ms_left(started) or 0,
             )
         except ValueError:  # a position beyond the core's fixed sizes (a pile of 16
             # face-down cards): only a hand-made snapshot can be one; Python answers.

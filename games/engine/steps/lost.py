@@ -6,7 +6,7 @@ from functools import lru_cache
 
 from ..cards import RANK_VALUE, SUIT_INDEX, SUITS, card_of
 from ..klondike_family import FULL_FOUNDATIONS, KING, TAKES, builds_on, fits_foundation
-from ..stuck import FREE, SEARCH_CAP, STUCK, PilePair, moved, search
+from ..stuck import FREE, SEARCH_CAP, STUCK, PilePair, moved, pile_pair, search
 from .state import StepsState, raised
 
 LOST_REASON = (
@@ -20,7 +20,8 @@ card that can come down multiplies the positions, a search at the cap costs abou
 a position, and a position left undecided is not lost (the board offers Finish)."""
 
 StepsPosition = tuple[tuple[PilePair, ...], tuple[str, ...], tuple[int, ...]]
-"""The sorted piles, the sorted cards in the slots, and the foundation heights."""
+"""The sorted piles (each keyed on a face-down flag, stuck.pile_pair), the sorted cards
+in the slots, and the foundation heights."""
 
 
 def is_locked_out(state: StepsState) -> bool:
@@ -47,7 +48,7 @@ def lockout_verdict(state: StepsState) -> str:
 
 def position_of(state: StepsState) -> StepsPosition:
     return _canonical(
-        [(pile.down, pile.up) for pile in state.tableau],
+        [pile_pair(pile) for pile in state.tableau],
         tuple(card for card in state.reserves if card is not None),
         state.foundations,
     )

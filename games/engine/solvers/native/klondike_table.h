@@ -2,9 +2,11 @@
  * The transposition table of the Klondike and Kingsley search core (klondike.c, which
  * includes it): exact 24-byte keys of canonical positions (klondike.c's key_from), each
  * in a 32-byte slot with the talon pointers its position was seen with. Open addressing
- * with linear probing, at most three quarters full; emptied by a new generation number
- * rather than by clearing its memory; the largest table's memory kept for the process's
- * next search.
+ * with linear probing, at most three quarters full. It starts small and doubles as the
+ * search needs it, in memory the kernel zeroes page by page as it is first touched, so a
+ * search pays for the table it uses and never for its budget; emptied by a new
+ * generation number rather than by clearing its memory; the largest table's memory kept
+ * for the process's next search.
  */
 #ifndef KLONDIKE_TABLE_H
 #define KLONDIKE_TABLE_H
@@ -13,10 +15,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 
-#define MIN_CAPACITY (1u << 16)
-#define POSITIONS_PER_MS 2000 /* about what the search expands here, for first_capacity */
+#ifndef MAP_ANONYMOUS
+#define MAP_ANONYMOUS MAP_ANON
+#endif
+
+#define MIN_CAPACITY (1u << 16) /* 2 MB: the whole table of most searches */
 #define MAX_CAPACITY (1u << 23)
+#define HUGE_PAGE ((size_t)1 << 21)
+#define HUGE_FROM (1u << 18)  /* slots (8 MB) from which a table asks for huge pages */
+#define GROW_CHECK (1u << 14) /* slots a growth moves between two looks at the clock */
 
 typedef struct {
     uint64_t w[3];
@@ -32,12 +41,17 @@ typedef struct {
 
 typedef struct {
     Slot *slots;
-    size_t capacity;
+    size_t capacity;     /* a power of two */
     size_t count;
-    size_t first_capacity; /* the capacity it is made with (first_capacity) */
-    size_t block;          /* the slots its memory holds (capacity or more) */
-    uint64_t generation;   /* 1 or more while in use; 0 is every fresh slot's */
+    size_t block;        /* the slots its memory holds (capacity or more) */
+    uint64_t generation; /* 1 or more while in use; 0 is every fresh slot's */
 } Table;
+
+static double now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
+}
 
 static uint64_t mix(uint64_t h) { /* splitmix64's finaliser */
     h ^= h >> 30;
@@ -57,16 +71,28 @@ static int keys_equal(const Key *a, const Key *b) {
     return a->w[0] == b->w[0] && a->w[1] == b->w[1] && a->w[2] == b->w[2];
 }
 
-/* Zeroed slots; a large table asks for huge pages, as its lookups go all over it. */
-static Slot *slots_new(size_t capacity) {
-    void *memory = NULL;
-    size_t bytes = capacity * sizeof(Slot);
-    if (posix_memalign(&memory, (size_t)1 << 21, bytes)) return NULL;
+/* Memory for count slots, all zero: fresh pages, which the kernel zeroes as each is
+   first touched, so that nothing is cleared up front and a short search touches only
+   the pages it uses. A large table asks for huge pages (aligned to one), as its lookups
+   go all over it. NULL when there is none. */
+static Slot *slots_map(size_t count) {
+    size_t bytes = count * sizeof(Slot);
+    size_t extra = count >= HUGE_FROM ? HUGE_PAGE : 0;
+    char *mapped = mmap(NULL, bytes + extra, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                        -1, 0);
+    if (mapped == MAP_FAILED) return NULL;
+    if (!extra) return (Slot *)mapped;
+    char *start = (char *)(((uintptr_t)mapped + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
+    if (start > mapped) munmap(mapped, (size_t)(start - mapped));
+    if (mapped + extra > start) munmap(start + bytes, (size_t)(mapped + extra - start));
 #ifdef MADV_HUGEPAGE
-    madvise(memory, bytes, MADV_HUGEPAGE);
+    madvise(start, bytes, MADV_HUGEPAGE);
 #endif
-    memset(memory, 0, bytes);
-    return memory;
+    return (Slot *)start;
+}
+
+static void slots_unmap(Slot *slots, size_t count) {
+    if (slots) munmap(slots, count * sizeof(Slot));
 }
 
 static int is_taken(const Table *table, const Slot *slot) {
@@ -77,11 +103,18 @@ static uint64_t pointers_of(const Table *table, const Slot *slot) {
     return is_taken(table, slot) ? (uint32_t)slot->word : 0;
 }
 
-static int table_grow(Table *table) {
+/* Double the table: 1, or 0 when there is no memory for it, or -1 when the deadline
+   (a now_ms() time; negative for none) passed while its positions were moved, which the
+   clock is looked at between, so that a growth near the end cannot overrun the budget. */
+static int table_grow(Table *table, double deadline) {
     size_t capacity = table->capacity * 2;
-    Slot *slots = slots_new(capacity);
+    Slot *slots = slots_map(capacity);
     if (!slots) return 0;
     for (size_t i = 0; i < table->capacity; i++) {
+        if (deadline >= 0 && i % GROW_CHECK == 0 && now_ms() > deadline) {
+            slots_unmap(slots, capacity);
+            return -1;
+        }
         const Slot *old = &table->slots[i];
         if (!is_taken(table, old)) continue;
         size_t at = hash_of(&old->key) & (capacity - 1);
@@ -89,7 +122,7 @@ static int table_grow(Table *table) {
         slots[at].key = old->key;
         slots[at].word = 1ull << 32 | (uint32_t)old->word;
     }
-    free(table->slots);
+    slots_unmap(table->slots, table->block);
     table->slots = slots;
     table->capacity = table->block = capacity;
     table->generation = 1;
@@ -106,63 +139,44 @@ static void table_clear(Table *table) {
     table->count = 0;
 }
 
-/* The memory of the largest table a search of this process has freed, kept for the next
-   search: clearing memory already mapped costs a fraction of what fresh memory costs
-   (the kernel zeroes it page by page as it is first touched, which took a third of a
-   one-second search here). Taken and given back only with the GIL held. */
+/* The memory of the largest table a search of this process has used, kept for the next
+   search: memory already touched costs nothing to reuse, where fresh memory costs a page
+   fault and the zeroing of each page. Taken and given back only with the GIL held. */
 static Slot *spare_slots;
 static size_t spare_block;
 static uint64_t spare_generation;
 
-/* Take the spare memory for the table when it is large enough (with the GIL held). */
-static void table_reserve(Table *table) {
-    if (spare_slots && spare_block >= table->first_capacity) {
+/* Give the table its memory, empty (with the GIL held): the whole spare when there is
+   one, else MIN_CAPACITY slots of fresh memory; 0 when there is none. */
+static int table_open(Table *table) {
+    if (spare_slots) {
         table->slots = spare_slots;
-        table->block = spare_block;
+        table->capacity = table->block = spare_block;
         table->generation = spare_generation;
         spare_slots = NULL;
-    }
-}
-
-/* Make the table empty with its first capacity, in the memory reserved or in new memory;
-   0 when there is none. */
-static int table_open(Table *table) {
-    if (!table->slots) {
-        table->slots = slots_new(table->first_capacity);
+    } else {
+        table->slots = slots_map(MIN_CAPACITY);
         if (!table->slots) return 0;
-        table->block = table->first_capacity;
+        table->capacity = table->block = MIN_CAPACITY;
         table->generation = 0;
     }
-    table->capacity = table->first_capacity;
     table_clear(table);
     return 1;
 }
 
-/* Keep the table's memory as the spare when it is the largest yet, else free it. */
+/* Keep the table's memory as the spare when it is the largest yet, else give it back
+   (with the GIL held). */
 static void table_close(Table *table) {
     if (!table->slots) return;
     if (spare_slots && spare_block > table->block) {
-        free(table->slots);
+        slots_unmap(table->slots, table->block);
     } else {
-        free(spare_slots);
+        slots_unmap(spare_slots, spare_block);
         spare_slots = table->slots;
         spare_block = table->block;
         spare_generation = table->generation;
     }
     table->slots = NULL;
-}
-
-/* The capacity a search's table starts with: room (half full) for the positions its
-   budget lets it reach, so that a long search does not stop to grow its table (the
-   growth is the costliest step, a fresh table's memory being zeroed by the kernel); one
-   that outgrows it still doubles it. */
-static size_t first_capacity(long long max_nodes, long long max_ms, long long max_states) {
-    long long expected = max_states;
-    if (max_nodes >= 0 && max_nodes < expected) expected = max_nodes;
-    if (max_ms >= 0 && max_ms * POSITIONS_PER_MS < expected) expected = max_ms * POSITIONS_PER_MS;
-    size_t capacity = MIN_CAPACITY;
-    while (capacity < MAX_CAPACITY && (long long)capacity < 2 * expected) capacity *= 2;
-    return capacity;
 }
 
 /* The slot of the key (whose hash_of is hash): where it is, or the empty slot where it

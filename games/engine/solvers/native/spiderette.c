@@ -10,11 +10,11 @@
  * first (no part of a run, no unit moved between two cards of one rank), then every
  * move, the phase that alone can prove a loss.
  *
- * Memory is bounded: the transposition table is an open-addressing array of 128-bit
- * position hashes that doubles as it fills, up to 2^TABLE_MAX_BITS slots (256 MiB,
- * 12.5 million positions), and the search stack is capped at MAX_DEPTH frames. A search
- * that fills the table answers unknown; a position deeper than the cap is not expanded
- * and the search can then no longer answer lost.
+ * Memory is bounded: the transposition table (spiderette_table.h) is an open-addressing
+ * array of 128-bit position hashes that doubles as it fills, up to 2^TABLE_MAX_BITS
+ * slots (256 MiB, 12.5 million positions), and the search stack is capped at MAX_DEPTH
+ * frames. A search that fills the table answers unknown; a position deeper than the cap
+ * is not expanded and the search can then no longer answer lost.
  *
  *     search(piles: list[(down, list[int])], stock: list[int], removed: int,
  *            max_nodes: int (0: none), max_ms: int (0: none))
@@ -26,7 +26,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define RUN 13
 #define RUNS 4
@@ -38,8 +37,6 @@
 #define MAX_DEPTH 10000
 #define MOVE_POOL (MAX_DEPTH * 64)
 #define TIME_CHECK 256
-#define TABLE_MIN_BITS 16
-#define TABLE_MAX_BITS 24
 
 #define V_WON 1
 #define V_LOST 0
@@ -85,18 +82,6 @@ typedef struct {
     int next;
 } Frame;
 
-typedef struct {
-    uint64_t a, b; /* a position's hash pair; b == 0: an empty slot */
-} Slot;
-
-typedef struct {
-    Slot *slots;
-    uint64_t mask;
-    uint64_t used;
-    uint64_t limit; /* 3/4 of the slots */
-    int bits;
-} Table;
-
 static inline uint64_t mix64(uint64_t x) {
     x ^= x >> 30;
     x *= 0xbf58476d1ce4e5b9ULL;
@@ -106,9 +91,7 @@ static inline uint64_t mix64(uint64_t x) {
     return x;
 }
 
-typedef struct {
-    uint64_t a, b;
-} Hash2;
+#include "spiderette_table.h"
 
 /* Zobrist keys: a pile's hash is the XOR of one key per (height, card) and one per
  * face-down count, so a move rehashes only the cards it moves. */
@@ -320,67 +303,6 @@ static void apply_move(State *s, const uint8_t *stock, const MoveRec *m) {
     }
 }
 
-static int table_alloc(Table *t, int bits) {
-    t->slots = calloc((size_t)1 << bits, sizeof(Slot));
-    if (!t->slots) return -1;
-    t->bits = bits;
-    t->mask = ((uint64_t)1 << bits) - 1;
-    t->used = 0;
-    t->limit = ((uint64_t)1 << bits) / 4 * 3;
-    return 0;
-}
-
-static void table_put(Table *t, Hash2 h) {
-    uint64_t i = h.a & t->mask;
-    while (t->slots[i].b) i = (i + 1) & t->mask;
-    t->slots[i].a = h.a;
-    t->slots[i].b = h.b;
-    t->used++;
-}
-
-/* Doubles the table (up to TABLE_MAX_BITS); -1 when it cannot. */
-static int table_grow(Table *t) {
-    if (t->bits >= TABLE_MAX_BITS) return -1;
-    Table bigger;
-    if (table_alloc(&bigger, t->bits + 1) < 0) return -1;
-    for (uint64_t i = 0; i <= t->mask; i++) {
-        if (t->slots[i].b) {
-            Hash2 h = {t->slots[i].a, t->slots[i].b};
-            table_put(&bigger, h);
-        }
-    }
-    free(t->slots);
-    *t = bigger;
-    return 0;
-}
-
-static int table_present(const Table *t, Hash2 h) {
-    uint64_t i = h.a & t->mask;
-    while (t->slots[i].b) {
-        if (t->slots[i].a == h.a && t->slots[i].b == h.b) return 1;
-        i = (i + 1) & t->mask;
-    }
-    return 0;
-}
-
-/* Inserts a position known to be absent: 0, or -1 when the table is full. */
-static int table_insert(Table *t, Hash2 h) {
-    if (t->used >= t->limit && table_grow(t) < 0) return -1;
-    table_put(t, h);
-    return 0;
-}
-
-static void table_clear(Table *t) {
-    if (t->used) memset(t->slots, 0, (size_t)(t->mask + 1) * sizeof(Slot));
-    t->used = 0;
-}
-
-static double now_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
-}
-
 typedef struct {
     int verdict;
     long long nodes;
@@ -397,14 +319,20 @@ static int run_pass(const State *root, const uint8_t *stock, long long max_nodes
     long long nodes = *nodes_io;
     int incomplete = 0;
     table_clear(table);
+    table->deadline = deadline;
     table_insert(table, canonical(root));
     int depth = 0;
+    unsigned steps = 0; /* the clock is looked at every TIME_CHECK of them, whatever they do */
     frames[0].state = *root;
     frames[0].first = 0;
     frames[0].count = ordered_moves(root, moves, restricted);
     frames[0].next = 0;
     int used = frames[0].count;
     while (depth >= 0) {
+        if (deadline > 0 && ++steps % TIME_CHECK == 0 && now_ms() >= deadline) {
+            *nodes_io = nodes;
+            return PASS_BUDGET;
+        }
         Frame *f = &frames[depth];
         if (f->next == f->count) {
             used = f->first;
@@ -424,8 +352,7 @@ static int run_pass(const State *root, const uint8_t *stock, long long max_nodes
         }
         Hash2 h = canonical(&child);
         if (table_present(table, h)) continue;
-        if ((max_nodes > 0 && nodes >= max_nodes) ||
-            (deadline > 0 && nodes % TIME_CHECK == 0 && now_ms() >= deadline)) {
+        if (max_nodes > 0 && nodes >= max_nodes) {
             *nodes_io = nodes;
             return PASS_BUDGET;
         }

@@ -6,8 +6,8 @@
  * same verdict, line and node count within the same node budget. Read steps_search.py
  * for the why; this file only says where C differs:
  *
- * - the transposition table is an open-addressing table of exact 256-bit canonical
- *   keys that starts at 2^16 keys and doubles up to a fixed maximum of 2^TABLE_BITS
+ * - the transposition table (steps_table.h) is an open-addressing table of 256-bit
+ *   canonical keys that starts at 2^16 keys and doubles up to 2^TABLE_BITS
  *   (4,194,304 keys, 128 MB); when that is nearly full the search stops with unknown,
  *   so memory is bounded;
  * - the search's stack is allocated once (MAX_DEPTH frames) and freed on every path.
@@ -21,7 +21,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define RUN 13
 #define PILES 7
@@ -32,9 +31,6 @@
 #define MAX_DEPTH 4000
 #define MAX_MOVES 2400
 #define TIME_CHECK 256
-#define TABLE_BITS 22
-#define TABLE_SIZE (1u << TABLE_BITS)
-#define TABLE_START (1u << 16)
 
 enum { TF, TT, SF, ST, WF, WT, WS, TS, FT };
 enum { V_LOST = 0, V_WON = 1, V_UNKNOWN = -1 };
@@ -60,9 +56,7 @@ typedef struct {
     int draw, buffers, recycles, retrieval;
 } Rules;
 
-typedef struct {
-    uint64_t w[4];
-} Key;
+#include "steps_table.h"
 
 typedef struct {
     Pos pos;
@@ -279,64 +273,6 @@ static Key key_of(const Pos *p) {
     return k;
 }
 
-typedef struct {
-    Key *slots;
-    uint32_t count, mask;
-} Table;
-
-static uint64_t mix64(uint64_t x) {
-    x ^= x >> 30;
-    x *= 0xBF58476D1CE4E5B9ull;
-    x ^= x >> 27;
-    x *= 0x94D049BB133111EBull;
-    return x ^ x >> 31;
-}
-
-static uint32_t hash_of(Key k) {
-    uint64_t h = mix64(k.w[0]);
-    h = mix64(h ^ k.w[1]);
-    h = mix64(h ^ k.w[2]);
-    h = mix64(h ^ k.w[3]);
-    return (uint32_t)h;
-}
-
-/* Doubles the table (rehashing every key); 0 when out of memory or at the maximum. */
-static int table_grow(Table *t) {
-    uint32_t size = (t->mask + 1) * 2;
-    if (size > TABLE_SIZE) return 0;
-    Key *slots = calloc(size, sizeof(Key));
-    if (!slots) return 0;
-    for (uint32_t i = 0; i <= t->mask; i++) {
-        Key k = t->slots[i];
-        if (!(k.w[3] >> 63)) continue;
-        uint32_t j = hash_of(k) & (size - 1);
-        while (slots[j].w[3] >> 63) j = (j + 1) & (size - 1);
-        slots[j] = k;
-    }
-    free(t->slots);
-    t->slots = slots;
-    t->mask = size - 1;
-    return 1;
-}
-
-/* 1 if the key was new (and is now in), 0 if it was there, -1 if the table is full. */
-static int table_add(Table *t, Key k) {
-    uint32_t size = t->mask + 1;
-    if (t->count >= size / 4 * 3 && !table_grow(t) && t->count >= size / 10 * 9) return -1;
-    uint32_t i = hash_of(k) & t->mask;
-    for (;;) {
-        Key *e = &t->slots[i];
-        if (!(e->w[3] >> 63)) {
-            *e = k;
-            t->count++;
-            return 1;
-        }
-        if (e->w[0] == k.w[0] && e->w[1] == k.w[1] && e->w[2] == k.w[2] && e->w[3] == k.w[3])
-            return 0;
-        i = (i + 1) & t->mask;
-    }
-}
-
 #define ADD(k, x, y, z)                                                  \
     do {                                                                 \
         if (n < MAX_MOVES) out[n++] = (Move){(uint8_t)(k), (uint8_t)(x), \
@@ -453,12 +389,6 @@ static int moves_of(const Rules *rules, const Pos *p, Move *out) {
     return n;
 }
 
-static double now_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
-}
-
 typedef struct {
     int verdict;
     long nodes;
@@ -474,14 +404,20 @@ static Outcome run(const Rules *rules, const Pos *start, long max_nodes, long ma
         return out;
     }
     double deadline = max_ms > 0 ? now_ms() + (double)max_ms : 0;
+    table->deadline = deadline;
     if (table_add(table, key_of(start)) < 0) return out;
     int depth = 1, cut = 0;
     long nodes = 1;
+    unsigned steps = 0; /* the clock is looked at every TIME_CHECK of them, whatever they do */
     frames[0].pos = *start;
     frames[0].first = 0;
     frames[0].count = moves_of(rules, start, moves);
     frames[0].index = 0;
     while (depth) {
+        if (deadline > 0 && ++steps % TIME_CHECK == 0 && now_ms() > deadline) {
+            out.nodes = nodes;
+            return out;
+        }
         Frame *f = &frames[depth - 1];
         if (f->index == f->count) {
             depth--;
@@ -501,10 +437,6 @@ static Outcome run(const Rules *rules, const Pos *start, long max_nodes, long ma
         int added = table_add(table, key_of(&child->pos));
         if (added == 0) continue;
         if (added < 0 || nodes == max_nodes) {
-            out.nodes = nodes;
-            return out;
-        }
-        if (deadline > 0 && nodes % TIME_CHECK == 0 && now_ms() > deadline) {
             out.nodes = nodes;
             return out;
         }
@@ -601,7 +533,7 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
     Frame *frames = malloc(sizeof(Frame) * (MAX_DEPTH + 1));
     Move *moves = malloc(sizeof(Move) * (size_t)MAX_MOVES * (MAX_DEPTH + 1));
     Move *line = malloc(sizeof(Move) * (MAX_DEPTH + 1));
-    Table table = {calloc(TABLE_START, sizeof(Key)), 0, TABLE_START - 1};
+    Table table = {calloc(TABLE_START, sizeof(Key)), 0, TABLE_START - 1, 0};
     if (!frames || !moves || !line || !table.slots) {
         free(frames);
         free(moves);
