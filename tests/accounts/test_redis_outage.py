@@ -6,13 +6,8 @@ account pages. Skipped only where no redis-server binary exists, outside CI.
 """
 
 import logging
-import os
-import shutil
-import socket
-import subprocess
 import time
 from collections.abc import Iterator
-from contextlib import closing
 
 import pytest
 import redis
@@ -24,6 +19,7 @@ from django.urls import reverse
 
 from accounts import cache as fail_open
 from accounts import sessions
+from tests import own_redis as own_redis_server
 from tests.accounts.conftest import PASSWORD, error_texts
 
 pytestmark = pytest.mark.django_db
@@ -31,58 +27,16 @@ pytestmark = pytest.mark.django_db
 LOGIN_URL = "/accounts/login/"
 TOO_MANY = "Too many failed login attempts. Try again later."
 BAD_CREDENTIALS = "The username and/or password you specified are not correct."
-REDIS_SERVER = shutil.which("redis-server")
 
 
-def free_port() -> int:
-    with closing(socket.socket()) as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-class OwnRedis:
-    """A redis-server of this test's own, on a spare port, with nothing saved to disk."""
-
-    def __init__(self) -> None:
-        self.port = free_port()
-        self.url = f"redis://127.0.0.1:{self.port}/0"
-        self.process: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        assert REDIS_SERVER is not None
-        self.process = subprocess.Popen(
-            [
-                REDIS_SERVER,
-                *("--port", str(self.port), "--bind", "127.0.0.1"),
-                *("--save", "", "--appendonly", "no", "--daemonize", "no"),
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        client = redis.Redis.from_url(self.url)
-        for _attempt in range(100):
-            try:
-                client.ping()
-                return
-            except redis.ConnectionError:
-                time.sleep(0.05)
-        raise RuntimeError(f"redis-server on port {self.port} did not start")
-
-    def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            self.process.wait(timeout=10)
-
+class OwnRedis(own_redis_server.OwnRedis):
     def keys(self) -> list[bytes]:
         return list(redis.Redis.from_url(self.url).scan_iter("*allauth:rl:*"))
 
 
 @pytest.fixture
 def own_redis() -> Iterator[OwnRedis]:
-    if REDIS_SERVER is None:
-        if os.environ.get("CI"):
-            pytest.fail("CI must run the Redis outage tests, but there is no redis-server")
-        pytest.skip("no redis-server binary here")
+    own_redis_server.require_redis_server()
     server = OwnRedis()
     server.start()
     caches = {
@@ -99,7 +53,7 @@ def own_redis() -> Iterator[OwnRedis]:
         with override_settings(CACHES=caches):
             yield server
     finally:
-        server.stop()
+        server.remove()
         fail_open._outage_until.clear()
 
 
