@@ -19,4 +19,3 @@ class StaleAction(GameActionError):
 
 class GameClosed(GameActionError):
     """The game is over: its result is final and no action changes it."""
-
