@@ -14,7 +14,8 @@ import redis
 from django.conf import settings
 from django.core import mail
 from django.core.cache import cache
-from django.test import override_settings
+from django.contrib.auth.models import User
+from django.test import Client, override_settings
 from django.urls import reverse
 
 from accounts import cache as fail_open
@@ -76,8 +77,10 @@ def test_the_account_pages_answer_while_redis_is_down(client, own_redis, alice):
         assert client.get(url).status_code == 200, url
     logged_in = client.post(LOGIN_URL, {"login": "alice", "password": PASSWORD})
     assert logged_in.status_code == 302
-    client.post(reverse("account_logout"))
-    signed_up = client.post(
+    # Signing out needs the session's copy in Redis gone (tests/accounts/
+    # test_sign_out_while_redis_hangs.py): a fresh visitor signs up and asks for a reset.
+    visitor = Client()
+    signed_up = visitor.post(
         reverse("account_signup"),
         {
             "username": "newcomer",
@@ -87,8 +90,8 @@ def test_the_account_pages_answer_while_redis_is_down(client, own_redis, alice):
         },
     )
     assert signed_up.status_code == 302
-    client.post(reverse("account_logout"))
-    reset = client.post(reverse("account_reset_password"), {"email": "alice@example.com"})
+    assert User.objects.filter(username="newcomer").exists()
+    reset = Client().post(reverse("account_reset_password"), {"email": "alice@example.com"})
     assert reset.status_code == 302
     assert reset["Location"] == reverse("account_reset_password_done")
     assert any("alice@example.com" in message.to for message in mail.outbox)
@@ -141,7 +144,7 @@ def test_a_session_outlives_an_outage_and_the_cache_is_not_asked_again_at_once(
     """Sessions are read from Redis and kept in the database (accounts/sessions.py):
     while Redis is down a signed-in player stays signed in, read from the database,
     and after the first failure the cache is skipped for a while instead of costing
-    each request a timeout."""
+    each request a timeout. Signing out waits for Redis."""
     sessions._outage_until = 0.0
     client.force_login(alice)
     history = reverse("games:history")
@@ -155,6 +158,10 @@ def test_a_session_outlives_an_outage_and_the_cache_is_not_asked_again_at_once(
     for _ in range(5):
         assert client.get(history).status_code == 200
     assert time.monotonic() - began < 2, "the cache was not tried again meanwhile"
-    client.post(reverse("account_logout"))
-    assert client.get(history).status_code == 302, "signed out, even without Redis"
+    # A sign-out cannot delete the copy in Redis: it fails, and nothing is deleted.
+    assert client.post(reverse("account_logout")).status_code == 503
+    assert client.get(history).status_code == 200, "still signed in, as the answer said"
+    own_redis.start()
+    assert client.post(reverse("account_logout")).status_code == 302
+    assert client.get(history).status_code == 302, "signed out once Redis answers"
     sessions._outage_until = 0.0
