@@ -131,7 +131,7 @@ def session_user(request: HttpRequest) -> User:
     user = request.user
     if not user.is_authenticated:
         raise SignedOut("This session is signed out: sign in again.")
-    return user  # type: ignore[return-value]
+    return user
 
 
 View = TypeVar("View", bound=Callable[..., HttpResponseBase])

@@ -12,9 +12,9 @@ from collections.abc import Iterator
 import pytest
 import redis
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.core import mail
 from django.core.cache import cache
-from django.contrib.auth.models import User
 from django.test import Client, override_settings
 from django.urls import reverse
 

@@ -51,12 +51,9 @@ class Setup:
         self.done.mkdir()
         started = tmp_path / "started"
         started.mkdir()
-        env = {
-            key: value
-            for key, value in os.environ.items()
-            # The worker's own Redis database is not an xdist worker's.
-            if key not in {"DJANGO_ALLOW_ASYNC_UNSAFE", "PYTEST_XDIST_WORKER"}
-        }
+        # The worker's cache is this xdist worker's (PYTEST_XDIST_WORKER is kept), its
+        # broker the Redis of this test's own.
+        env = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
         env.update(
             DJANGO_SETTINGS_MODULE="tests.config.worker_settings",
             DATABASE_URL=database_url(),
