@@ -38,6 +38,8 @@ OUTAGES = 5
 OUTAGE_SECONDS = 4
 TASK_SECONDS = 2
 CONCURRENCY = 2
+UNRECOVERABLE = "Unrecoverable error"
+"""What Celery logs when its worker gives up (and exits)."""
 TASKS = ("reviews.tasks.game_review_task", "achievements.tasks.achievements_evaluate_task")
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -88,6 +90,16 @@ class Setup:
     def log_text(self) -> str:
         return self.log.read_text(errors="replace")
 
+    def excerpt(self) -> str:
+        """The log from the worker's last words (or its end), for a failure's message."""
+        log = self.log_text()
+        start = log.find(UNRECOVERABLE)
+        return log[start : start + 3000] if start >= 0 else log[-3000:]
+
+    def died(self) -> bool:
+        """The worker exited, or is on its way out (it may wait for its running tasks)."""
+        return not self.worker.alive() or UNRECOVERABLE in self.log_text()
+
 
 @pytest.fixture
 def setup(tmp_path) -> Iterator[Setup]:
@@ -132,25 +144,23 @@ def test_the_worker_reconnects_after_each_outage_and_does_every_task_once(
                     all(setup.runs(task_id) for task_id in ids)
                     and setup.log_text().count(lost_connection) > outage
                 )
-                or not setup.worker.alive()
+                or setup.died()
             ),
             seconds=30,
             what=f"the task of outage {outage + 1} to end ({setup.log})",
         )
-        assert setup.worker.alive(), setup.log_text()[-4000:]
+        assert not setup.died(), f"outage {outage + 1}: {setup.excerpt()}"
 
     ids = setup.send(games[:OUTAGES], tasks=TASKS[1:]) + setup.send(games[OUTAGES:])
     sent += ids
     wait_for(
-        lambda: all(setup.runs(task_id) for task_id in ids) or not setup.worker.alive(),
+        lambda: all(setup.runs(task_id) for task_id in ids) or setup.died(),
         seconds=45,
         what=f"the tasks after the last outage to be done ({setup.log})",
     )
 
-    log = setup.log_text()
-    assert setup.worker.alive(), log[-4000:]
-    assert "Unrecoverable error" not in log, log[-4000:]
-    assert log.count(lost_connection) == OUTAGES
+    assert not setup.died(), setup.excerpt()
+    assert setup.log_text().count(lost_connection) == OUTAGES
     assert {task_id: setup.runs(task_id) for task_id in sent} == {
         task_id: ["SUCCESS"] for task_id in sent
     }
