@@ -11,9 +11,17 @@ user's row with the game's, and `UserClaim.accept` runs Django's checks on it
 (django.contrib.auth.get_user): the backend is still configured and reads users as
 ModelBackend does, the user may sign in (active), and the session's hash matches, or
 matches a fallback secret's, in which case the session is given a new key and the
-current hash after the action (session_rekeyed), as Django does. A failed check makes no action:
-the view flushes the session (signed_out), outside the action's transaction, which
-would take the flush back. An accepted user becomes `request.user` without a query.
+current hash after the action (session_rekeyed), as Django does. An accepted user
+becomes `request.user` without a query.
+
+Every refusal is Django's own: a claim its row refused, a claim whose read found no
+game (its user may be gone), and any other path of the action that needs its user
+(a malformed request, a finish that only asks) raise SignedOut once
+`request.user`, read by Django's get_user, is anonymous; session_login_required then
+answers as login_required does. That read happens outside the action's transaction
+(whose rollback would take a flush back), and get_user flushes the session where it
+flushes one (a hash that no longer matches) and keeps it where it keeps one (a user
+deleted or disabled). Only the refusal pays that second read of the user.
 
 A request whose user was already read, or whose backend is not a ModelBackend, makes no
 claim: the action reads `request.user` as before."""
@@ -32,9 +40,9 @@ from django.contrib.auth import (
     load_backend,
 )
 from django.contrib.auth.backends import ModelBackend
-from django.contrib.auth.models import AnonymousUser, User
+from django.contrib.auth.models import User
 from django.contrib.auth.views import redirect_to_login
-from django.http import HttpRequest, HttpResponseBase, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponseBase
 from django.utils.crypto import constant_time_compare
 
 CACHED_USER = "_cached_user"
@@ -50,7 +58,14 @@ class UserClaim:
     user_id: int
     accept: Callable[[User], bool]
     """Django's checks of the session against the user's row (read by the caller):
-    whether the request is this user's. Either way `request.user` is then settled."""
+    whether the request is this user's, who then becomes `request.user`. A refused
+    claim leaves `request.user` to Django's own read (SignedOut)."""
+
+
+class SignedOut(Exception):
+    """No user is signed in by the session that asked for an action (its password
+    changed, the account was disabled or deleted, ...): nothing was done, and the
+    answer is login_required's."""
 
 
 def session_user_claim(request: HttpRequest) -> UserClaim | None:
@@ -76,7 +91,8 @@ def session_user_claim(request: HttpRequest) -> UserClaim | None:
             and backend.user_can_authenticate(user)
             and _session_hash_verified(request, user)
         )
-        setattr(request, CACHED_USER, user if accepted else AnonymousUser())
+        if accepted:
+            setattr(request, CACHED_USER, user)
         return accepted
 
     return UserClaim(user_id=int(user_id), accept=accept)
@@ -109,12 +125,13 @@ def session_rekeyed(request: HttpRequest) -> None:
         request.session[HASH_SESSION_KEY] = current
 
 
-def signed_out(request: HttpRequest) -> HttpResponseRedirect:
-    """The answer to a claim its user's row refused (which left `request.user` anonymous):
-    the session flushed, as Django flushes a session whose hash no longer matches, and
-    the way to sign in again."""
-    request.session.flush()
-    return redirect_to_login(request.get_full_path())
+def session_user(request: HttpRequest) -> User:
+    """`request.user` (read by Django's get_user unless a claim was accepted) for an
+    action's path that needs it; SignedOut where nobody is signed in."""
+    user = request.user
+    if not user.is_authenticated:
+        raise SignedOut("This session is signed out: sign in again.")
+    return user
 
 
 View = TypeVar("View", bound=Callable[..., HttpResponseBase])
@@ -123,12 +140,22 @@ View = TypeVar("View", bound=Callable[..., HttpResponseBase])
 def session_login_required(view: View) -> View:
     """login_required for a view that reads its user with its own row: a session that
     claims a user is let through unread (the view's UserClaim is checked with that
-    row), any other request is read as login_required reads it."""
+    row), any other request is read as login_required reads it. A view that finds
+    nobody signed in raises SignedOut, and gets login_required's answer."""
 
     @wraps(view)
     def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         if session_user_claim(request) is None and not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
+        try:
+            return view(request, *args, **kwargs)
+        except SignedOut:
+            # Django's get_user reads the user now, if nothing did: it flushes the
+            # session or keeps it, as for login_required.
+            if not request.user.is_authenticated:
+                return redirect_to_login(request.get_full_path())
+        # The claim's row and Django's read disagreed (the row changed in between):
+        # the view runs again with the user Django read, as login_required runs it.
         return view(request, *args, **kwargs)
 
     return wrapped  # type: ignore[return-value]

@@ -13,10 +13,13 @@ database for reads and is logged for writes, and for RETRY_SECONDS afterwards th
 cache is not tried at all, so a Redis that hangs does not cost every request its
 socket timeout.
 
-A signing-out while Redis is unreachable deletes the database row but cannot delete
-the cached copy: that copy lives at most CACHE_SECONDS, which bounds how long a
-session signed out during an outage could still be used once Redis answers again
-(by someone holding its cookie).
+A sign-out must reach the cached copy, or that copy would sign the old cookie (or an
+app's token) in again once Redis answers, for up to CACHE_SECONDS. So a sign-out
+deletes the copy first, asking Redis even while reads skip it, and where Redis does
+not answer it raises SessionNotEnded before anything is deleted: the sign-out fails
+(503), and the session stays whole, signed in as the answer says (accounts.signals,
+config.middleware). Other deletions (a new key at log-in, a session whose hash no
+longer matches) leave a copy that no request can use, and keep the lenient path.
 """
 
 import logging
@@ -51,6 +54,11 @@ def _cache_failed(error: Exception) -> None:
     if not _cache_skipped():
         logger.warning("Sessions: the cache is unreachable (%s); reading the database", error)
     _outage_until = time.monotonic() + RETRY_SECONDS
+
+
+class SessionNotEnded(Exception):
+    """A sign-out could not delete the session's cached copy (Redis did not answer):
+    nothing was deleted, and the session is still live."""
 
 
 class SessionStore(CachedDBStore):
@@ -99,6 +107,19 @@ class SessionStore(CachedDBStore):
             self._cache.set(self.cache_key, self._session, self._cache_seconds())
         except UNREACHABLE as error:
             _cache_failed(error)
+
+    def cached_copy_delete(self) -> None:
+        """Delete this session's copy in the cache, even while reads skip the cache;
+        SessionNotEnded where the cache does not answer. Called before the session
+        is deleted: a request between the two that misses the cache reads the row and
+        caches it again, and the deletion after (`delete`) removes that copy."""
+        if self.session_key is None:
+            return
+        try:
+            self._cache.delete(self.cache_key)
+        except UNREACHABLE as error:
+            _cache_failed(error)
+            raise SessionNotEnded("The session store did not answer.") from error
 
     def delete(self, session_key: str | None = None) -> None:
         DBStore.delete(self, session_key)

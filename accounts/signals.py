@@ -1,13 +1,17 @@
-"""Keep each user's username skeleton in step with the name, however it was saved."""
+"""Keep each user's username skeleton in step with the name, however it was saved; and
+let no sign-out succeed that leaves a copy of its session behind."""
 
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.signals import user_logged_out
 from django.db.models.signals import post_save
 from django.dispatch import receiver
+from django.http import HttpRequest
 
 from accounts.services import username_skeleton_store
+from accounts.sessions import SessionStore
 
 
 @receiver(post_save, sender=settings.AUTH_USER_MODEL, dispatch_uid="accounts-username-skeleton")
@@ -23,3 +27,18 @@ def username_skeleton_on_save(
     if raw or (update_fields is not None and "username" not in update_fields):
         return
     username_skeleton_store(user=instance)
+
+
+@receiver(user_logged_out, dispatch_uid="accounts-session-copy-deleted")
+def session_copy_deleted_on_sign_out(
+    sender: type[AbstractBaseUser] | None,
+    request: HttpRequest,
+    user: AbstractBaseUser | None,
+    **kwargs: Any,
+) -> None:
+    """Every sign-out (the site's, the app's, the admin's) sends this before Django
+    flushes the session: its cached copy goes first, or SessionNotEnded stops the
+    sign-out with nothing deleted (accounts/sessions.py)."""
+    session = getattr(request, "session", None)
+    if user is not None and isinstance(session, SessionStore):
+        session.cached_copy_delete()

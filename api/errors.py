@@ -51,6 +51,11 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     ),
     "illegal_move": (422, "The rules refuse that action on this board (the message says why)."),
     "throttled": (429, "Too many requests: wait the seconds Retry-After says."),
+    "session_store_unavailable": (
+        503,
+        "The session store did not answer, so the session was not ended: it is still live. "
+        "Try again after the seconds Retry-After says.",
+    ),
 }
 
 # DRF's own exception codes, as the API names them.

@@ -1,11 +1,16 @@
-"""Response headers that no library here sets, and the compression of answers."""
+"""Response headers that no library here sets, the compression of answers, and the
+answer to a sign-out that could not end its session."""
 
 from collections.abc import Callable
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.middleware.gzip import GZipMiddleware
+from django.shortcuts import render
 
+from accounts.sessions import RETRY_SECONDS, SessionNotEnded
+from api.errors import ApiRefusal, refusal_body
 from core.compression import UNCOMPRESSED
 
 
@@ -43,3 +48,41 @@ class BreachAwareGZipMiddleware(GZipMiddleware):
         if getattr(response, UNCOMPRESSED, False) or request.path.startswith(SESSION_TOKEN_PATHS):
             return response
         return super().process_response(request, response)
+
+
+API_PATHS = ("/api/",)
+SIGN_OUT_FAILED = (
+    "The session store did not answer, so we could not sign you out: you are still "
+    "signed in. Try again in a moment."
+)
+
+
+class SessionNotEndedMiddleware:
+    """A sign-out whose session's cached copy could not be deleted
+    (accounts.sessions.SessionNotEnded) answers 503, with nothing deleted: the API's
+    refusal `session_store_unavailable`, or a page that says so and offers to try
+    again. Never a success: the copy would sign the cookie or token in again once
+    Redis answered."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if not isinstance(exception, SessionNotEnded):
+            return None
+        headers = {"Retry-After": str(int(RETRY_SECONDS))}
+        if request.path.startswith(API_PATHS):
+            refusal = ApiRefusal(code="session_store_unavailable", message=SIGN_OUT_FAILED)
+            return JsonResponse(refusal_body(refusal), status=503, headers=headers)
+        # allauth queued its "You have signed out." before signing out: marked as
+        # read, it is kept for no later page (and the page below shows no messages).
+        for _message in messages.get_messages(request):
+            pass
+        response = render(
+            request, "accounts/sign_out_failed.html", {"message": SIGN_OUT_FAILED}, status=503
+        )
+        response["Retry-After"] = headers["Retry-After"]
+        return response

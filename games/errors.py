@@ -19,8 +19,3 @@ class StaleAction(GameActionError):
 
 class GameClosed(GameActionError):
     """The game is over: its result is final and no action changes it."""
-
-
-class SignedOut(Exception):
-    """The session that asked for the action is no longer its player's (its password
-    changed, the account was disabled): nothing was done, and the session is flushed."""

@@ -26,14 +26,14 @@ from accounts.session_user import (
     UserClaim,
     session_login_required,
     session_rekeyed,
+    session_user,
     session_user_claim,
-    signed_out,
 )
 from core import params
 from core.http import AuthenticatedHttpRequest
 from games import selectors, services
 from games.engine import EngineError
-from games.errors import GameActionError, MoveRefused, SignedOut, StaleAction
+from games.errors import GameActionError, MoveRefused, StaleAction
 from games.forms import ActionForm, ConfirmForm, FinishForm, MoveForm, TapForm
 from games.models import Game
 from games.navigation import game_page_response
@@ -53,8 +53,9 @@ def _spec_or_404(variant: str) -> GameSpec:
 
 
 def _own_game_or_404(request: AuthenticatedHttpRequest, game_id: UUID) -> Game:
+    """The signed-in player's game (SignedOut where the session signs nobody in)."""
     try:
-        return selectors.game_for_player(game_id=game_id, player=request.user)
+        return selectors.game_for_player(game_id=game_id, player=session_user(request))
     except Game.DoesNotExist as missing:
         raise Http404("No such game") from missing
 
@@ -239,14 +240,16 @@ def _acted(
     """Run a game's action as the request's player: the session's claim to a user,
     whose row the action's locked read brings with the game's (accounts.session_user),
     or the user the request read already. Its outcome, or the answer to its refusal
-    (which changed nothing): no such game of the player's is a 404, a session its user
-    refused is signed out, a rule's refusal is the board with the reason."""
+    (which changed nothing): no such game of a signed-in player's is a 404, a session
+    that signs nobody in raises SignedOut (session_login_required answers it), a rule's
+    refusal is the board with the reason."""
     try:
         return action(session_user_claim(request) or request.user)
     except Game.DoesNotExist as missing:
+        # The claim's read found no game: Django's own read of the user says whether
+        # there is a player whose game it is not (the user may be gone).
+        session_user(request)
         raise Http404("No such game") from missing
-    except SignedOut:
-        return signed_out(request)
     except GameActionError as refusal:
         status = REFUSAL_STATUS.get(type(refusal), 409)
         return _refused(request, _own_game_or_404(request, game_id), refusal.message, status)

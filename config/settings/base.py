@@ -89,6 +89,9 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    # A sign-out that could not reach its session's cached copy fails (503), with
+    # nothing deleted (accounts/sessions.py).
+    "config.middleware.SessionNotEndedMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"

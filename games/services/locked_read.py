@@ -21,8 +21,7 @@ from django.db.models import F, Value
 from django.db.models.functions import Coalesce
 
 from accounts.models import Profile
-from accounts.session_user import UserClaim
-from games.errors import SignedOut
+from accounts.session_user import SignedOut, UserClaim
 from games.models import Game
 
 _SOME_GAME = UUID(int=0)

@@ -6,24 +6,21 @@ account pages. Skipped only where no redis-server binary exists, outside CI.
 """
 
 import logging
-import os
-import shutil
-import socket
-import subprocess
 import time
 from collections.abc import Iterator
-from contextlib import closing
 
 import pytest
 import redis
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.core import mail
 from django.core.cache import cache
-from django.test import override_settings
+from django.test import Client, override_settings
 from django.urls import reverse
 
 from accounts import cache as fail_open
 from accounts import sessions
+from tests import own_redis as own_redis_server
 from tests.accounts.conftest import PASSWORD, error_texts
 
 pytestmark = pytest.mark.django_db
@@ -31,58 +28,16 @@ pytestmark = pytest.mark.django_db
 LOGIN_URL = "/accounts/login/"
 TOO_MANY = "Too many failed login attempts. Try again later."
 BAD_CREDENTIALS = "The username and/or password you specified are not correct."
-REDIS_SERVER = shutil.which("redis-server")
 
 
-def free_port() -> int:
-    with closing(socket.socket()) as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-class OwnRedis:
-    """A redis-server of this test's own, on a spare port, with nothing saved to disk."""
-
-    def __init__(self) -> None:
-        self.port = free_port()
-        self.url = f"redis://127.0.0.1:{self.port}/0"
-        self.process: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        assert REDIS_SERVER is not None
-        self.process = subprocess.Popen(
-            [
-                REDIS_SERVER,
-                *("--port", str(self.port), "--bind", "127.0.0.1"),
-                *("--save", "", "--appendonly", "no", "--daemonize", "no"),
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        client = redis.Redis.from_url(self.url)
-        for _attempt in range(100):
-            try:
-                client.ping()
-                return
-            except redis.ConnectionError:
-                time.sleep(0.05)
-        raise RuntimeError(f"redis-server on port {self.port} did not start")
-
-    def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            self.process.wait(timeout=10)
-
+class OwnRedis(own_redis_server.OwnRedis):
     def keys(self) -> list[bytes]:
         return list(redis.Redis.from_url(self.url).scan_iter("*allauth:rl:*"))
 
 
 @pytest.fixture
 def own_redis() -> Iterator[OwnRedis]:
-    if REDIS_SERVER is None:
-        if os.environ.get("CI"):
-            pytest.fail("CI must run the Redis outage tests, but there is no redis-server")
-        pytest.skip("no redis-server binary here")
+    own_redis_server.require_redis_server()
     server = OwnRedis()
     server.start()
     caches = {
@@ -99,7 +54,7 @@ def own_redis() -> Iterator[OwnRedis]:
         with override_settings(CACHES=caches):
             yield server
     finally:
-        server.stop()
+        server.remove()
         fail_open._outage_until.clear()
 
 
@@ -122,8 +77,10 @@ def test_the_account_pages_answer_while_redis_is_down(client, own_redis, alice):
         assert client.get(url).status_code == 200, url
     logged_in = client.post(LOGIN_URL, {"login": "alice", "password": PASSWORD})
     assert logged_in.status_code == 302
-    client.post(reverse("account_logout"))
-    signed_up = client.post(
+    # Signing out needs the session's copy in Redis gone (tests/accounts/
+    # test_sign_out_while_redis_hangs.py): a fresh visitor signs up and asks for a reset.
+    visitor = Client()
+    signed_up = visitor.post(
         reverse("account_signup"),
         {
             "username": "newcomer",
@@ -133,8 +90,8 @@ def test_the_account_pages_answer_while_redis_is_down(client, own_redis, alice):
         },
     )
     assert signed_up.status_code == 302
-    client.post(reverse("account_logout"))
-    reset = client.post(reverse("account_reset_password"), {"email": "alice@example.com"})
+    assert User.objects.filter(username="newcomer").exists()
+    reset = Client().post(reverse("account_reset_password"), {"email": "alice@example.com"})
     assert reset.status_code == 302
     assert reset["Location"] == reverse("account_reset_password_done")
     assert any("alice@example.com" in message.to for message in mail.outbox)
@@ -187,7 +144,7 @@ def test_a_session_outlives_an_outage_and_the_cache_is_not_asked_again_at_once(
     """Sessions are read from Redis and kept in the database (accounts/sessions.py):
     while Redis is down a signed-in player stays signed in, read from the database,
     and after the first failure the cache is skipped for a while instead of costing
-    each request a timeout."""
+    each request a timeout. Signing out waits for Redis."""
     sessions._outage_until = 0.0
     client.force_login(alice)
     history = reverse("games:history")
@@ -201,6 +158,10 @@ def test_a_session_outlives_an_outage_and_the_cache_is_not_asked_again_at_once(
     for _ in range(5):
         assert client.get(history).status_code == 200
     assert time.monotonic() - began < 2, "the cache was not tried again meanwhile"
-    client.post(reverse("account_logout"))
-    assert client.get(history).status_code == 302, "signed out, even without Redis"
+    # A sign-out cannot delete the copy in Redis: it fails, and nothing is deleted.
+    assert client.post(reverse("account_logout")).status_code == 503
+    assert client.get(history).status_code == 200, "still signed in, as the answer said"
+    own_redis.start()
+    assert client.post(reverse("account_logout")).status_code == 302
+    assert client.get(history).status_code == 302, "signed out once Redis answers"
     sessions._outage_until = 0.0

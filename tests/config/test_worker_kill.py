@@ -9,20 +9,13 @@ the workers are killed and the broker keys removed whatever happens.
 """
 
 import os
-import signal
-import subprocess
-import sys
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from datetime import timedelta
-from pathlib import Path
-from urllib.parse import quote
 from uuid import uuid4
 
 import pytest
 from celery import Celery
 from django.conf import settings
-from django.db import connection
 from django.utils import timezone
 
 from achievements.models import Evaluation
@@ -30,9 +23,9 @@ from games import services as game_services
 from games.models import Game
 from games.tracks import casual_track
 from reviews.models import Verification
+from tests.config.worker_process import Worker, database_url, needs_a_shared_database, wait_for
 from tests.reviews.helpers import finished_game
 
-ROOT = Path(__file__).resolve().parents[2]
 VISIBILITY_TIMEOUT = 5
 CLOSED_GAMES = 12
 TIMED_GAMES = 8
@@ -44,60 +37,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def _needs_redis_and_a_shared_database() -> None:
     if not settings.REDIS_URL:
         pytest.skip("no broker: the embedded default runs tasks in-process (set REDIS_URL)")
-    if connection.vendor != "postgresql":
-        pytest.skip("the worker process needs a database it can share (set DATABASE_URL)")
-
-
-def _database_url() -> str:
-    db = connection.settings_dict
-    credentials = quote(db["USER"] or "", safe="")
-    if db["PASSWORD"]:
-        credentials += ":" + quote(db["PASSWORD"], safe="")
-    return f"postgres://{credentials}@{db['HOST'] or 'localhost'}:{db['PORT'] or 5432}/{db['NAME']}"
-
-
-def wait_for(condition: Callable[[], bool], *, seconds: float, what: str) -> None:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"gave up after {seconds} s waiting for {what}")
-        time.sleep(0.1)
-
-
-class Worker:
-    """`celery -A config worker` in a process group of its own, so that SIGKILL
-    takes the main process and its pool children together, as a lost machine would."""
-
-    def __init__(self, env: dict[str, str], log: Path) -> None:
-        self.log = log.open("ab")
-        self.process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "celery",
-                "-A",
-                "config",
-                "worker",
-                "--pool=prefork",
-                f"--concurrency={CONCURRENCY}",
-                "--loglevel=INFO",
-                "--without-gossip",
-                "--without-mingle",
-                "--without-heartbeat",
-                f"--hostname=kill-test-{uuid4().hex[:8]}@%h",
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=self.log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-
-    def kill(self) -> None:
-        if self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGKILL)
-        self.process.wait(timeout=10)
-        self.log.close()
+    needs_a_shared_database()
 
 
 @pytest.fixture
@@ -116,7 +56,7 @@ def broker(tmp_path) -> Iterator[dict[str, object]]:
     env = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
     env.update(
         DJANGO_SETTINGS_MODULE="tests.config.worker_settings",
-        DATABASE_URL=_database_url(),
+        DATABASE_URL=database_url(),
         ARENA_TEST_VISIBILITY_TIMEOUT=str(VISIBILITY_TIMEOUT),
         ARENA_TEST_BROKER_PREFIX=prefix,
         ARENA_TEST_STARTED_DIR=str(started),
@@ -124,7 +64,9 @@ def broker(tmp_path) -> Iterator[dict[str, object]]:
     workers: list[Worker] = []
 
     def start(**extra: str) -> Worker:
-        worker = Worker({**env, **extra}, tmp_path / "worker.log")
+        worker = Worker(
+            {**env, **extra}, tmp_path / "worker.log", name="kill-test", concurrency=CONCURRENCY
+        )
         workers.append(worker)
         return worker
 
