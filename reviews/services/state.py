@@ -2,26 +2,17 @@
 audit entries, verification runs, and the review state kept in step with the flags
 (`review_state_sync`)."""
 
-import logging
 from datetime import datetime
-from functools import partial
 from typing import Any
 from uuid import UUID
 
 from django.contrib.auth.models import User
-from django.db import transaction
 
 from games.models import Game
-from games.services import game_figures_set
-from leaderboards.selectors import daily_deal_id_of
-from leaderboards.services import result_listing_set
-from matches.services import match_review_changed
+from games.services import game_review_hold_set
 from reviews.models import AuditEntry, Flag, GameReview, Verification
 from reviews.replays import VerificationOutcome
 from reviews.rules import Finding
-from reviews.tasks import review_period_tables_task
-
-logger = logging.getLogger(__name__)
 
 
 def game_lock(game_id: UUID) -> None:
@@ -69,29 +60,25 @@ def flag_raise(
     return flag
 
 
+HOLD_OF_STATE: dict[str, str] = {
+    GameReview.State.UNDER_REVIEW: Game.ReviewHold.HELD,
+    GameReview.State.VOIDED: Game.ReviewHold.VOIDED,
+}
+"""The hold a game's review state puts on its result (a clear game has none)."""
+
+
 def review_state_sync(game: Game, review: GameReview) -> None:
-    """The review state follows the flags (a void stands until restored), and
-    the result is listed, and counted in the player's own figures (and a match's
-    game in its match's ratings), exactly when the game is clear."""
+    """The review state follows the flags (a void stands until restored), and the
+    game's hold follows the state: a game counts exactly while it is clear. A change of
+    the hold runs every app's hold hook in this transaction (settings.
+    GAME_REVIEW_HOLD_HOOKS, through games.services.game_review_hold_set): the daily
+    result leaves the leaderboards, the match the ratings, the challenge's completion
+    its stars, and all come back once it is clear (docs/review.md)."""
     if review.state != GameReview.State.VOIDED:
         open_flags = Flag.objects.filter(game=game, status=Flag.Status.OPEN).exists()
         review.state = GameReview.State.UNDER_REVIEW if open_flags else GameReview.State.CLEAR
     review.save()
-    listed = review.state == GameReview.State.CLEAR
-    game_figures_set(game_id=game.id, counted=listed)
-    if game.track == Game.Track.MATCH:
-        # A match with a game held or voided is off the ratings (matches.services.review).
-        match_review_changed(game_id=game.id)
-    deal_id = daily_deal_id_of(game)
-    if result_listing_set(game_id=game.id, listed=listed) and deal_id is not None:
-        transaction.on_commit(partial(_enqueue_period_tables, deal_id=deal_id))
-
-
-def _enqueue_period_tables(*, deal_id: int) -> None:
-    try:
-        review_period_tables_task.apply_async((deal_id,), retry=False)
-    except Exception:
-        logger.warning("period tables of deal %s not recomputed; the beat will", deal_id)
+    game_review_hold_set(game=game, hold=HOLD_OF_STATE.get(review.state, ""))
 
 
 def audit_record(

@@ -6,7 +6,7 @@ on the monthly leaderboard, the monthly badges not awarded yet, the daily leader
 figures and daily streak, a match's ratings and the Codex's title. Each place is
 tested for both holds and their release, through the review's own services."""
 
-from datetime import date
+from datetime import date, timedelta
 
 import pytest
 
@@ -28,11 +28,10 @@ from leaderboards import services as leaderboard_services
 from leaderboards.periods import today_utc
 from matches.models import Match, Rating
 from tests.api.conftest import ApiClient
-from tests.challenges.conftest import DAY, clock, make_challenge, play_line  # noqa: F401
+from tests.challenges.conftest import DAY, play_line
 from tests.leaderboards.helpers import Figures, deal_of, insert_results
 from tests.matches.helpers import games_of, sprint
 from tests.reviews.helpers import committed, finished_game
-from tests.reviews.holds import hold  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 
@@ -47,7 +46,7 @@ def finish(game: Game) -> Game:
 
 
 @pytest.fixture
-def completed(make_challenge, player, clock, hold):  # noqa: F811
+def completed(make_challenge, player, clock, hold):
     """Today's Steps easy challenge met and the game finished, as a player does: its
     review runs on the close (and holds it, for `held`)."""
     challenge = make_challenge(variant="steps", difficulty=Challenge.Difficulty.EASY)
@@ -79,16 +78,14 @@ def challenge_figures(player, challenge) -> dict:
         "leaderboard": [(row.username, row.stars) for row in board.rows],
         "profile_stars": challenge_selectors.month_stars(player=player, month=MONTH),
         "done": entry.done,
-        "api_month": api.get("/api/v1/challenges/month", month="2026-12").json()["progress"]["stars"],
-        "api_board": [
-            (row["username"], row["stars"])
-            for row in api.get("/api/v1/challenges/leaderboard", month="2026-12").json()[
-                "results"
-            ]
-        ],
-        "api_profile": api.get(f"/api/v1/players/{player.username}").json()["challenges"][
+        "api_month": api.get("/api/v1/challenges/month", month="2026-12").json()["progress"][
             "stars"
         ],
+        "api_board": [
+            (row["username"], row["stars"])
+            for row in api.get("/api/v1/challenges/leaderboard", month="2026-12").json()["results"]
+        ],
+        "api_profile": api.get(f"/api/v1/players/{player.username}").json()["challenges"]["stars"],
     }
 
 
@@ -117,7 +114,10 @@ NOTHING = {
 
 
 def test_a_held_challenge_game_earns_no_star_until_it_is_cleared(
-    completed, player, hold, clock  # noqa: F811
+    completed,
+    player,
+    hold,
+    clock,
 ):
     challenge, game = completed
     hold.closed(game)
@@ -129,9 +129,13 @@ def test_a_held_challenge_game_earns_no_star_until_it_is_cleared(
 
 
 def test_another_attempt_that_met_the_goal_counts_in_place_of_a_held_one(
-    completed, player, hold, clock  # noqa: F811
+    completed,
+    player,
+    hold,
+    clock,
 ):
     challenge, game = completed
+    clock.now += timedelta(minutes=5)
     again = game_services.game_restart(game_id=game.id, player=player)
     play_line(game=again, player=player, line=challenge.proof_line)
     hold.closed(game)
@@ -158,7 +162,10 @@ def _stored_challenge(day: date, variant: str, difficulty: int) -> Challenge:
 
 
 def test_a_monthly_badge_not_awarded_yet_waits_for_the_held_star(
-    make_challenge, player, clock, hold  # noqa: F811
+    make_challenge,
+    player,
+    clock,
+    hold,
 ):
     """29 stars from other challenges, and the 30th (Bronze) from a game that met its
     goal while the badge task was not run (a broker down): the catch-up awards no
@@ -197,9 +204,7 @@ def period_names(variant, period):
     return [best.player.username for best in table.page.object_list]
 
 
-def test_a_held_daily_result_leaves_every_board_and_figure_and_comes_back(
-    source, player, hold
-):
+def test_a_held_daily_result_leaves_every_board_and_figure_and_comes_back(source, player, hold):
     deal = deal_of("klondike")
     insert_results(deal, [Figures(score=-20), Figures(score=-40)])
     if source == "redis":

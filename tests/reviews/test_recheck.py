@@ -14,9 +14,9 @@ from leaderboards.models import DailyDeal, Result
 from leaderboards.periods import today_utc
 from leaderboards.services import ranking_rule_for
 from reviews import services
-from reviews.services import recheck
 from reviews.models import AuditEntry, Flag, GameReview, Verification
 from reviews.replays import game_record_digest, record_digest, verify_game
+from reviews.services import recheck
 from reviews.tasks import reviews_sweep_task
 from tests.leaderboards.helpers import deal_of
 from tests.reviews.helpers import committed, finished_game, tamper
