@@ -77,6 +77,27 @@ def test_the_api_names_the_hold_on_the_game_the_history_and_the_daily_result(dai
     assert entry["rank"] is None
 
 
+def test_polling_a_game_sees_its_hold_change(player, hold, settings):
+    """The ETag follows the review's hold: a client polling with If-None-Match gets the
+    state again when a reviewer voids the game and when the hold is released."""
+    settings.REDIS_URL = ""
+    with hold.closing(), committed():
+        game = finished_game(player, moves=8)
+    api = api_of(player)
+    seen = api.get(f"/api/v1/games/{game.id}")
+    if hold.kind == "voided":
+        assert seen.json()["review"] is None
+        hold.closed(game)
+        seen = api.get(f"/api/v1/games/{game.id}", headers={"If-None-Match": seen["ETag"]})
+        assert seen.status_code == 200
+    assert seen.json()["review"] == hold.kind
+    unchanged = api.get(f"/api/v1/games/{game.id}", headers={"If-None-Match": seen["ETag"]})
+    assert unchanged.status_code == 304
+    hold.release(game)
+    cleared = api.get(f"/api/v1/games/{game.id}", headers={"If-None-Match": seen["ETag"]})
+    assert (cleared.status_code, cleared.json()["review"]) == (200, None)
+
+
 def test_the_pages_say_the_result_is_held(daily, player, hold):
     deal, _, _ = daily
     web = web_of(player)
