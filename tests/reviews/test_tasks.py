@@ -5,12 +5,11 @@ import pytest
 from django.conf import settings
 
 from config.celery import app
-from leaderboards.tasks import period_rankings_deal_task
 from reviews import tasks
 from reviews.models import Verification
 from tests.reviews.helpers import committed, finished_game
 
-REVIEW_TASKS = [tasks.game_review_task, tasks.reviews_sweep_task, period_rankings_deal_task]
+REVIEW_TASKS = [tasks.game_review_task, tasks.reviews_sweep_task]
 
 
 def test_the_review_follows_every_close_and_the_sweep_is_on_the_beat():
