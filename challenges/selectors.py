@@ -14,6 +14,7 @@ from challenges.models import Challenge, Completion
 from challenges.stars import MONTH_THRESHOLDS, Threshold
 from games.engine import get_variant
 from games.engine.goals import goal_description, goal_of
+from games.models import Game
 from games.specs import game_keys
 
 
@@ -70,9 +71,12 @@ class ChallengeEntry:
     earns_stars: bool
     """A completion today still earns its stars (its month is the current one)."""
     proof_open: bool
+    review: str = ""
+    """Not done because the review holds the player's game that met the goal
+    (Game.ReviewHold: "held" before "voided"); empty otherwise."""
 
 
-def _entry(challenge: Challenge, *, done: bool, today: date) -> ChallengeEntry:
+def _entry(challenge: Challenge, *, done: bool, today: date, review: str = "") -> ChallengeEntry:
     engine = get_variant(challenge.variant)
     goal = goal_of(challenge.goal, engine)
     return ChallengeEntry(
@@ -89,6 +93,7 @@ def _entry(challenge: Challenge, *, done: bool, today: date) -> ChallengeEntry:
         playable=day_open(day=challenge.date, today=today),
         earns_stars=counts_for_stars(challenge=challenge, day=today),
         proof_open=proof_open(challenge=challenge, completed=done, today=today),
+        review="" if done else review,
     )
 
 
@@ -102,11 +107,37 @@ def _completed_ids(player: AbstractBaseUser | None, challenges: list[Challenge])
     )
 
 
+def _held_goals(player: AbstractBaseUser | None, challenges: list[Challenge]) -> dict[int, str]:
+    """For each challenge, the review's hold on the player's game of it that met the
+    goal on a day that earns its stars, when one is held (one query)."""
+    if player is None or not player.is_authenticated or not challenges:
+        return {}
+    by_ref = {challenge.track_ref: challenge for challenge in challenges}
+    held = (
+        Game.objects.held()
+        .filter(
+            player_id=player.pk,
+            track=Game.Track.CHALLENGE,
+            track_ref__in=list(by_ref),
+            goal_met_at__isnull=False,
+        )
+        .values_list("track_ref", "review_hold", "goal_met_at")
+    )
+    holds: dict[int, set[str]] = {}
+    for ref, hold, met_at in held:
+        if met_at is not None and counts_for_stars(challenge=by_ref[ref], day=met_at.date()):
+            holds.setdefault(by_ref[ref].id, set()).add(hold)
+    return {
+        challenge_id: next(hold for hold in Game.ReviewHold.values if hold in kinds)
+        for challenge_id, kinds in holds.items()
+    }
+
+
 def challenges_of_day(
     *, day: date, player: AbstractBaseUser | None, today: date
 ) -> list[ChallengeEntry]:
-    """The day's challenges, game by game in the site's order, easy to hard (two
-    queries: the challenges, the player's completions of them)."""
+    """The day's challenges, game by game in the site's order, easy to hard (three
+    queries: the challenges, the player's completions of them, their held games)."""
     order = {key: index for index, key in enumerate(game_keys())}
     challenges = sorted(
         Challenge.objects.filter(date=day, variant__in=order).defer(
@@ -115,7 +146,11 @@ def challenges_of_day(
         key=lambda c: (order[c.variant], c.difficulty),
     )
     done = _completed_ids(player, challenges)
-    return [_entry(challenge, done=challenge.id in done, today=today) for challenge in challenges]
+    held = _held_goals(player, [c for c in challenges if c.id not in done])
+    return [
+        _entry(challenge, done=challenge.id in done, today=today, review=held.get(challenge.id, ""))
+        for challenge in challenges
+    ]
 
 
 def challenge_entry(

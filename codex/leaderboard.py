@@ -57,12 +57,8 @@ def scenario_leaderboard(*, key: str, page: int, viewer: AbstractBaseUser | None
     them the earlier finish is listed first."""
     viewer_id = viewer.pk if viewer is not None and viewer.is_authenticated else None
     games = (
-        Game.objects.filter(
-            track=Game.Track.SCENARIO,
-            track_ref=key,
-            status__in=LEDGER_STATUSES,
-            in_figures=True,
-        )
+        Game.objects.counted()
+        .filter(track=Game.Track.SCENARIO, track_ref=key, status__in=LEDGER_STATUSES)
         .order_by()
         .values(
             "player_id",

@@ -4,7 +4,7 @@ final score over its won, lost and finished games; its stars the best over its w
 games. Games a review holds off (not in the player's figures) count for nothing."""
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from uuid import UUID
 
@@ -57,6 +57,9 @@ class ScenarioEntry:
     best_ledger: int | None
     stars: int
     unlocked: bool
+    review: str = ""
+    """The review holds a game of it that would better the player's record
+    (ScenarioRecord.review): "held" or "voided"; empty otherwise."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -94,6 +97,10 @@ class ScenarioRecord:
     best_ledger: int | None = None
     reached: Mapping[int, Milestone] = field(default_factory=dict)
     """For each number of stars, the first game that earned at least as many."""
+    review: str = ""
+    """The review's hold (Game.ReviewHold) on a game of the scenario that would better
+    this record if it counted (more stars, or a higher ledger): a game under review
+    before a voided one; empty when no held game would change it."""
 
     @property
     def won(self) -> bool:
@@ -103,17 +110,36 @@ class ScenarioRecord:
     def stars(self) -> int:
         return max(self.reached, default=0)
 
+    def bettered_by(self, *, ledger: int | None, stars: int) -> bool:
+        best = self.best_ledger
+        return stars > self.stars or (ledger is not None and (best is None or ledger > best))
+
+
+def _game_marks(game: Game, scenario: Scenario) -> tuple[int | None, int]:
+    """What a closed game of the scenario earns: its ledger (None for a game whose
+    ledger does not count) and its stars (0 unless won)."""
+    ledger = game.final_score if game.status in LEDGER_STATUSES else None
+    if game.status != Game.Status.WON or game.finished_at is None:
+        return ledger, 0
+    variant = game_variant(game)
+    public = variant.public_view(variant.load(game.state))
+    stars = scenario_stars(
+        scenario=scenario,
+        won=True,
+        moves=game.move_count,
+        reserve_used=bool(public.get("reserve_used_ever")),
+    )
+    return ledger, stars
+
 
 def scenario_records(*, player_id: int) -> dict[str, ScenarioRecord]:
     """The player's record in each scenario they have closed a game of (one query):
-    the games held off by a review (not in the player's figures) count for nothing."""
+    the games held off by a review (Game.review_hold) count for nothing, and the
+    record says when one of them would better it (`review`)."""
     by_key = {scenario.key: scenario for scenario in codex_scenarios()}
     games = (
         Game.objects.filter(
-            player_id=player_id,
-            track=Game.Track.SCENARIO,
-            status__in=Game.CLOSED_STATUSES,
-            in_figures=True,
+            player_id=player_id, track=Game.Track.SCENARIO, status__in=Game.CLOSED_STATUSES
         )
         .order_by("finished_at", "id")
         .only(
@@ -126,35 +152,37 @@ def scenario_records(*, player_id: int) -> dict[str, ScenarioRecord]:
             "move_count",
             "finished_at",
             "state",
+            "review_hold",
         )
     )
     ledgers: dict[str, int] = {}
     reached: dict[str, dict[int, Milestone]] = {}
+    held: dict[str, list[tuple[str, int | None, int]]] = {}
     for game in games:
         scenario = by_key.get(game.track_ref)
         if scenario is None:
             continue
-        if game.final_score is not None and game.status in LEDGER_STATUSES:
-            ledgers[scenario.key] = max(
-                ledgers.get(scenario.key, game.final_score), game.final_score
-            )
-        if game.status != Game.Status.WON or game.finished_at is None:
+        ledger, stars = _game_marks(game, scenario)
+        if not game.counted:
+            held.setdefault(scenario.key, []).append((game.review_hold, ledger, stars))
             continue
-        variant = game_variant(game)
-        public = variant.public_view(variant.load(game.state))
-        stars = scenario_stars(
-            scenario=scenario,
-            won=True,
-            moves=game.move_count,
-            reserve_used=bool(public.get("reserve_used_ever")),
-        )
+        if ledger is not None:
+            ledgers[scenario.key] = max(ledgers.get(scenario.key, ledger), ledger)
         marks = reached.setdefault(scenario.key, {})
         for level in range(1, stars + 1):
-            marks.setdefault(level, Milestone(game_id=game.id, at=game.finished_at))
-    return {
-        key: ScenarioRecord(best_ledger=ledgers.get(key), reached=reached.get(key, {}))
-        for key in ledgers.keys() | reached.keys()
-    }
+            if game.finished_at is not None:
+                marks.setdefault(level, Milestone(game_id=game.id, at=game.finished_at))
+    records = {}
+    for key in ledgers.keys() | reached.keys() | held.keys():
+        record = ScenarioRecord(best_ledger=ledgers.get(key), reached=reached.get(key, {}))
+        bettering = {
+            hold
+            for hold, ledger, stars in held.get(key, [])
+            if record.bettered_by(ledger=ledger, stars=stars)
+        }
+        review = next((hold for hold in Game.ReviewHold.values if hold in bettering), "")
+        records[key] = replace(record, review=review)
+    return records
 
 
 def scenario_games_in_progress(*, player: User) -> dict[str, UUID]:
@@ -249,6 +277,7 @@ def _entry(scenario: Scenario, progress: ScenarioRecord, *, unlocked: bool) -> S
         best_ledger=progress.best_ledger,
         stars=progress.stars,
         unlocked=unlocked,
+        review=progress.review,
     )
 
 
@@ -265,14 +294,17 @@ def campaign_ledger_leader() -> LedgerLeader | None:
     every scenario, above zero; between equal totals, the one who reached theirs
     first (the latest of the first games at each of their bests), then the lower id.
     Two queries: the bests of every player, then the games of the tied leaders."""
-    closed = Game.objects.filter(
-        track=Game.Track.SCENARIO,
-        track_ref__in=[scenario.key for scenario in codex_scenarios()],
-        status__in=LEDGER_STATUSES,
-        in_figures=True,
-        final_score__isnull=False,
-        finished_at__isnull=False,
-    ).order_by()
+    closed = (
+        Game.objects.counted()
+        .filter(
+            track=Game.Track.SCENARIO,
+            track_ref__in=[scenario.key for scenario in codex_scenarios()],
+            status__in=LEDGER_STATUSES,
+            final_score__isnull=False,
+            finished_at__isnull=False,
+        )
+        .order_by()
+    )
     bests: dict[tuple[int, str], int] = {}
     totals: dict[int, int] = {}
     for player_id, key, best in (

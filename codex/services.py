@@ -1,6 +1,8 @@
 """Writes of the Codex: playing a scenario (the player's game of it, resumed or dealt,
-once its tier is open to them) and conferring its title on the leader."""
+once its tier is open to them) and conferring its title on the leader, also at once
+when the review holds a scenario's game or clears it."""
 
+import logging
 from datetime import datetime
 
 from django.contrib.auth.models import User
@@ -9,9 +11,12 @@ from django.utils import timezone
 
 from codex.models import TitleReign
 from codex.selectors import MASTER_ARCHITECT, campaign_ledger_leader, scenario_lock_reason
+from codex.tasks import master_architect_update_task
 from games.codex import codex_scenario, scenario_track
 from games.models import Game
 from games.services import game_resume_or_start
+
+logger = logging.getLogger(__name__)
 
 
 class ScenarioUnknown(Exception):
@@ -32,6 +37,21 @@ def scenario_play(*, player: User, key: str) -> Game:
     if reason:
         raise ScenarioRefused(f"{reason}.")
     return game_resume_or_start(player=player, variant="steps", track=scenario_track(scenario))
+
+
+def scenario_game_hold_changed(*, game: Game) -> None:
+    """settings.GAME_REVIEW_HOLD_HOOKS: a scenario's game held by the review, or cleared,
+    changes the campaign ledgers (the campaign and its leaderboards read the games as
+    they are): the title is conferred again once that commits."""
+    if game.track == Game.Track.SCENARIO:
+        transaction.on_commit(_master_architect_update_enqueue)
+
+
+def _master_architect_update_enqueue() -> None:
+    try:
+        master_architect_update_task.apply_async(retry=False)
+    except Exception:
+        logger.warning("the Master Architect's update not enqueued; the beat will run it")
 
 
 def master_architect_update(*, now: datetime | None = None) -> int | None:

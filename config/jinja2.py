@@ -3,7 +3,7 @@
 The board is the page a player requests on every move, and Django's template
 language spent half of a move's time rendering it (docs/decisions.md, "The board's
 templates"): Jinja2 compiles the same markup to Python. The names below are the
-board's whole vocabulary, the Jinja2 counterparts of the `cards` and `reviews`
+board's whole vocabulary, the Jinja2 counterparts of the `cards` and `holds`
 template tags, so that both renderings of a card stay the same.
 """
 
@@ -13,6 +13,7 @@ from django.templatetags.static import static
 from django.urls import reverse
 from jinja2 import ChainableUndefined, Environment
 
+from games.holds import hold_label, hold_note
 from games.templatetags.cards import (
     card_face_html,
     card_label,
@@ -23,7 +24,6 @@ from games.templatetags.cards import (
     suit_class,
     suit_symbol,
 )
-from reviews.selectors import PLAYER_NOTES, review_label
 
 
 def url(name: str, *args: Any) -> str:
@@ -32,10 +32,6 @@ def url(name: str, *args: Any) -> str:
 
 def pluralize(count: int, suffix: str = "s") -> str:
     return "" if count == 1 else suffix
-
-
-def review_note(label: str | None) -> str:
-    return PLAYER_NOTES.get(label or "", "")
 
 
 def environment(**options: Any) -> Environment:
@@ -50,7 +46,6 @@ def environment(**options: Any) -> Environment:
         card_face=card_face_html,
         move_label=move_label,
         pile_cards=pile_cards_html,
-        review_label=lambda game_id: review_label(game_id=game_id),
     )
     env.filters.update(
         card_label=card_label,
@@ -59,6 +54,7 @@ def environment(**options: Any) -> Environment:
         suit_class=suit_class,
         suit_symbol=suit_symbol,
         pluralize=pluralize,
-        review_note=review_note,
+        hold_label=hold_label,
+        hold_note=hold_note,
     )
     return env

@@ -1,9 +1,22 @@
 import uuid
-from typing import Any
+from typing import Any, Self
 
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+
+COUNTED = Q(review_hold="")
+"""The games the review does not hold: the only ones any figure, leaderboard, rating
+or star counts (docs/review.md)."""
+
+
+class GameQuerySet(models.QuerySet["Game"]):
+    def counted(self) -> Self:
+        return self.filter(COUNTED)
+
+    def held(self) -> Self:
+        """The games whose result the review holds: under review, or voided."""
+        return self.exclude(COUNTED)
 
 
 class Game(models.Model):
@@ -29,6 +42,12 @@ class Game(models.Model):
         LOST = "lost", "Lost"
         FINISHED = "finished", "Finished"
         ABANDONED = "abandoned", "Abandoned"
+
+    class ReviewHold(models.TextChoices):
+        """The review's hold on a closed game's result (empty: none, it counts)."""
+
+        HELD = "held", "Under review"
+        VOIDED = "voided", "Voided"
 
     CLOSED_STATUSES = (Status.WON, Status.LOST, Status.FINISHED, Status.ABANDONED)
 
@@ -110,13 +129,19 @@ class Game(models.Model):
     goal_met_at = models.DateTimeField(
         null=True, blank=True, help_text="When the game first met its goal (it stays met)."
     )
-    in_figures = models.BooleanField(
-        default=True,
+    review_hold = models.CharField(
+        max_length=6,
+        choices=ReviewHold.choices,
+        blank=True,
+        default="",
         help_text=(
-            "Counted in the player's figures (history, profile): off while the review "
-            "holds the result (under review, voided), set by reviews through games.services."
+            "The review's hold on the result: held while under review, or voided; empty "
+            "while it counts. A held game counts in no figure, leaderboard, rating or star "
+            "(set by reviews through games.services.game_review_hold_set)."
         ),
     )
+
+    objects = GameQuerySet.as_manager()
 
     class Meta:
         ordering = ["-started_at"]
@@ -170,6 +195,11 @@ class Game(models.Model):
     @property
     def is_active(self) -> bool:
         return self.status == self.Status.ACTIVE
+
+    @property
+    def counted(self) -> bool:
+        """The review does not hold it (GameQuerySet.counted)."""
+        return not self.review_hold
 
     @property
     def elapsed_seconds(self) -> int:

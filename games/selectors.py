@@ -18,7 +18,7 @@ from games.codex import ScenarioDashboard, scenario_dashboard
 from games.engine import Move, Variant, format_move, suit_of
 from games.engine.goals import goal_description
 from games.goals import game_goal, game_goal_progress
-from games.models import Game
+from games.models import COUNTED, Game
 from games.specs import TEMPLATE_PARTS, game_keys, game_spec
 from games.variants import game_variant
 
@@ -99,6 +99,9 @@ class Board:
     """Moves that may still be taken back, where the track limits them; None for no limit."""
     scenario: "ScenarioDashboard | None" = None
     """A Codex scenario's game: its Architect Dashboard (games.codex)."""
+    review: str = ""
+    """The review's hold on the result (Game.ReviewHold: held, voided); empty while it
+    counts, as for every game in progress."""
 
     @property
     def time_deduction(self) -> int:
@@ -296,6 +299,7 @@ def game_board(
         started_at=game.started_at,
         last_action_at=game.last_action_at,
         finished_at=game.finished_at,
+        review=game.review_hold,
         goal=_board_goal(game, variant, state, public) if game.goal else None,
         scenario=(
             scenario_dashboard(game=game, public=public)
@@ -332,6 +336,7 @@ def game_history_for_player(*, player: User, variant: str | None = None) -> Quer
         "track_ref",
         "is_ranked",
         "final_score",
+        "review_hold",
     ).order_by("-started_at")
 
 
@@ -342,6 +347,8 @@ class GameStats:
     best_score: int | None
     fastest_win_seconds: int | None
     total_moves: int
+    held: int = 0
+    """The player's games left out of these figures: those the review holds."""
 
     @property
     def win_rate(self) -> float:
@@ -350,18 +357,21 @@ class GameStats:
 
 def game_stats_for_player(*, player: User, variant: str | None = None) -> GameStats:
     """Figures over every game the player has dealt (the active one included) but
-    those the review holds (under review, voided: `Game.in_figures`)."""
-    games = Game.objects.filter(player=player, in_figures=True)
+    those the review holds (under review, voided: `Game.review_hold`), which it counts
+    apart (`held`), in one query."""
+    games = Game.objects.filter(player=player)
     if variant:
         games = games.filter(variant=variant)
-    closed = ~Q(status=Game.Status.ACTIVE)
-    won = Q(status=Game.Status.WON)
+    counted = COUNTED
+    closed = counted & ~Q(status=Game.Status.ACTIVE)
+    won = counted & Q(status=Game.Status.WON)
     figures = games.aggregate(
-        played=Count("id"),
+        played=Count("id", filter=counted),
         won=Count("id", filter=won),
         best_score=Max(Coalesce("final_score", "score"), filter=closed),
         fastest_win_ms=Min("elapsed_ms", filter=won),
-        total_moves=Sum("move_count"),
+        total_moves=Sum("move_count", filter=counted),
+        held=Count("id", filter=~counted),
     )
     fastest = figures["fastest_win_ms"]
     return GameStats(
@@ -370,4 +380,5 @@ def game_stats_for_player(*, player: User, variant: str | None = None) -> GameSt
         best_score=figures["best_score"],
         fastest_win_seconds=None if fastest is None else fastest // 1000,
         total_moves=figures["total_moves"] or 0,
+        held=figures["held"],
     )

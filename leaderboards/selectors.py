@@ -220,6 +220,18 @@ def leaderboard_for_deal(
     return _from_database(deal, page, viewer)
 
 
+def player_hold_on_deal(*, deal: DailyDeal, player: User) -> str:
+    """The review's hold on the player's ranked game of the deal (Game.ReviewHold), the
+    reason it has no row on the deal's leaderboard; empty without one."""
+    hold = (
+        Game.objects.held()
+        .filter(player=player, track=Game.Track.DAILY, track_ref=deal.track_ref, is_ranked=True)
+        .values_list("review_hold", flat=True)
+        .first()
+    )
+    return hold or ""
+
+
 def player_rank(*, deal: DailyDeal, player: User) -> int | None:
     """The player's rank on a deal, or None without a ranked result."""
     return player_ranks(deals=[deal], player=player).get(deal.id)
@@ -313,7 +325,16 @@ def daily_overview(*, deals: list[DailyDeal], player: User) -> list[DailyEntry]:
     """Each deal with the player's ranked attempt, attempts made and rank."""
     games = Game.objects.filter(
         player=player, track=Game.Track.DAILY, track_ref__in=[deal.track_ref for deal in deals]
-    ).only("id", "track_ref", "is_ranked", "status", "score", "final_score", "elapsed_ms")
+    ).only(
+        "id",
+        "track_ref",
+        "is_ranked",
+        "status",
+        "score",
+        "final_score",
+        "elapsed_ms",
+        "review_hold",
+    )
     ranked = {int(game.track_ref): game for game in games if game.is_ranked}
     attempts = Counter(int(game.track_ref) for game in games)
     closed = [deal for deal in deals if deal.id in ranked and not ranked[deal.id].is_active]
@@ -332,7 +353,9 @@ def daily_overview(*, deals: list[DailyDeal], player: User) -> list[DailyEntry]:
 
 
 def days_played(*, player: User, since: date | None = None) -> set[date]:
-    played = Game.objects.filter(
+    """The days the player played a daily deal of, by their games the review does not
+    hold (a day of a voided game alone is not played: docs/review.md)."""
+    played = Game.objects.counted().filter(
         player=player, track=Game.Track.DAILY, track_ref=Cast(OuterRef("pk"), CharField())
     )
     deals = DailyDeal.objects.filter(Exists(played))

@@ -31,6 +31,7 @@ from leaderboards.selectors import ranking_rule_for as ranking_rule_for  # revie
 from leaderboards.tasks import (
     daily_deal_certify_task,
     leaderboard_rebuild_task,
+    period_rankings_deal_task,
     result_publish_task,
 )
 
@@ -204,12 +205,19 @@ def _rows_for_deal(deal_id: int) -> Iterator[redis_ranks.RankedRow]:
         yield _ranked_row(values)[1]
 
 
+def result_game_hold_changed(*, game: Game) -> None:
+    """settings.GAME_REVIEW_HOLD_HOOKS: a daily result is listed exactly while the
+    review does not hold its game (Game.review_hold)."""
+    if game.track == Game.Track.DAILY and game.is_ranked:
+        result_listing_set(game_id=game.id, listed=game.counted)
+
+
 def result_listing_set(*, game_id: UUID, listed: bool) -> bool:
-    """Put the game's result on the leaderboards or take it off (the review of
-    results decides: reviews.services), inside the caller's transaction. Returns
-    whether it changed. After the commit a result taken off leaves the live
-    ranks at once, and the deal's ranks are rebuilt by a task either way; the
-    weekly and all-time tables are recomputed by `period_rankings_compute_deal`."""
+    """Put the game's result on the leaderboards or take it off (the review's hold
+    decides: result_game_hold_changed), inside the caller's transaction. Returns
+    whether it changed. After the commit a result taken off leaves the live ranks at
+    once, and tasks rebuild the deal's ranks and recompute its weekly and all-time
+    tables (`period_rankings_compute_deal`) either way."""
     results = Result.objects.filter(game_id=game_id)
     if not results.exclude(listed=listed).update(listed=listed):
         return False
@@ -237,6 +245,10 @@ def _listing_changed(*, deal_id: int, player_id: int, listed: bool) -> None:
         leaderboard_rebuild_task.apply_async((deal_id,), retry=False)
     except Exception:
         logger.warning("ranks of deal %s not rebuilt; the sync will", deal_id)
+    try:
+        period_rankings_deal_task.apply_async((deal_id,), retry=False)
+    except Exception:
+        logger.warning("period tables of deal %s not recomputed; the beat will", deal_id)
 
 
 def _lock_score_counts(*, deal_id: int, shared: bool) -> None:

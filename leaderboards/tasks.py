@@ -104,6 +104,20 @@ def leaderboard_rebuild_task(deal_id: int) -> int:
 
 
 @shared_task(
+    name="leaderboards.tasks.period_rankings_deal_task",
+    acks_late=True,
+    soft_time_limit=60,
+    time_limit=90,
+)
+def period_rankings_deal_task(deal_id: int) -> dict[str, int]:
+    """After a result was taken off the leaderboards or put back (the review's hold):
+    the weekly and all-time tables it counts in, recomputed without waiting for the beat."""
+    from leaderboards import services
+
+    return services.period_rankings_compute_deal(deal_id=deal_id, today=today_utc())
+
+
+@shared_task(
     name="leaderboards.tasks.leaderboards_sync_task",
     acks_late=True,
     soft_time_limit=240,

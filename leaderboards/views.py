@@ -79,6 +79,11 @@ def deal_leaderboard(request: HtmxHttpRequest, day: str, variant: str) -> HttpRe
         "deal": deal,
         "name": get_variant(deal.variant).name,
         "board": board,
+        "viewer_hold": (
+            selectors.player_hold_on_deal(deal=deal, player=viewer)
+            if viewer is not None and board.viewer_row is None
+            else ""
+        ),
         "certificate": selectors.deal_certificate(deal=deal, today=today),
         "day_games": [(key, get_variant(key).name) for key in services.daily_deal_games()],
     }

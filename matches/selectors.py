@@ -8,7 +8,8 @@ from typing import Any
 from uuid import UUID
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
-from django.db.models import Count, QuerySet
+from django.db.models import Count, OuterRef, QuerySet, Subquery, Value
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from games.models import Game
@@ -53,6 +54,9 @@ class MatchView:
     points_table_version: int | None
     shared_board: bool = False
     """The seats take turns on one game (the Duel): its board is the match's own page."""
+    review: str = ""
+    """The review's hold on a game of the match (match_review_hold): while it holds one
+    the match is not rated."""
 
     @property
     def is_open(self) -> bool:
@@ -119,7 +123,7 @@ def _match_view(match: Match) -> MatchView:
     if match.deadline_at is not None:
         running = match.status == Match.Status.RUNNING
         remaining = max(0, int((match.deadline_at - now).total_seconds())) if running else 0
-    seats = match.seats.select_related("player", "game").order_by("number")
+    seats = list(match.seats.select_related("player", "game").order_by("number"))
     return MatchView(
         id=match.id,
         mode=match.mode,
@@ -137,6 +141,7 @@ def _match_view(match: Match) -> MatchView:
         seats=[_seat_view(seat) for seat in seats],
         points_table_version=match.points_table.version if match.points_table else None,
         shared_board=mode.shared_board,
+        review=match_review_hold(games=[seat.game for seat in seats]),
     )
 
 
@@ -195,13 +200,32 @@ def lobby_matches(*, mode: str | None = None) -> QuerySet[Match]:
     )
 
 
+MATCH_HOLDS = (Game.ReviewHold.VOIDED, Game.ReviewHold.HELD)
+"""A match's holds, the one that stands first."""
+
+
 def match_history_for_player(*, player: AbstractBaseUser) -> QuerySet[Seat]:
-    """The player's seats in settled matches, newest first, with the match."""
+    """The player's seats in settled matches, newest first, with the match and the
+    review's hold on it (`match_review`, as match_review_hold: a voided game first)."""
+    holds = (
+        Seat.objects.filter(match_id=OuterRef("match_id"), game__review_hold__in=MATCH_HOLDS)
+        .order_by("-game__review_hold")  # descending: "voided" before "held", as MATCH_HOLDS
+        .values("game__review_hold")[:1]
+    )
     return (
         Seat.objects.filter(player_id=player.pk, match__status=Match.Status.FINISHED)
         .select_related("match")
+        .annotate(match_review=Coalesce(Subquery(holds), Value("")))
         .order_by("-match__finished_at")
     )
+
+
+def match_review_hold(*, games: list[Game | None]) -> str:
+    """The review's hold on a match, from its games': voided when one is voided (the
+    match stays unrated until a reviewer restores it), else held when one is under
+    review, else none."""
+    holds = {game.review_hold for game in games if game is not None}
+    return next((hold for hold in MATCH_HOLDS if hold in holds), "")
 
 
 @dataclass(frozen=True)

@@ -138,10 +138,11 @@ def win_streaks(statuses: Iterable[str]) -> WinStreaks:
 def player_win_streaks(*, player: User) -> dict[str, WinStreaks]:
     """The win streaks of each game the player has closed, and "overall" (every
     game in the order they closed), from one query. Active games are ignored, and so
-    are games the review holds (`Game.in_figures`): they neither extend nor break a
+    are games the review holds (`Game.review_hold`): they neither extend nor break a
     streak until they are cleared."""
     closed = (
-        Game.objects.filter(player=player, finished_at__isnull=False, in_figures=True)
+        Game.objects.counted()
+        .filter(player=player, finished_at__isnull=False)
         .exclude(status=Game.Status.ACTIVE)
         .order_by("finished_at", "id")
         .values_list("variant", "status")
@@ -199,9 +200,8 @@ def player_score_charts(*, player: User, games: int = CHART_GAMES) -> list[Score
     for spec in game_specs():
         key = spec.key
         latest = (
-            Game.objects.filter(
-                player=player, variant=key, finished_at__isnull=False, in_figures=True
-            )
+            Game.objects.counted()
+            .filter(player=player, variant=key, finished_at__isnull=False)
             .exclude(status=Game.Status.ACTIVE)
             .order_by("-finished_at", "-id")
             .values_list("finished_at", "final_score", "score", "status")[:games]

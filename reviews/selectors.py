@@ -1,16 +1,14 @@
-"""Reads of the review of results: who is a reviewer, the label a player sees,
-what the reviewers' pages show, and the replay viewer's board.
+"""Reads of the review of results: who is a reviewer, what the reviewers' pages show,
+and the replay viewer's board (what a player is told of a hold is games.holds).
 
 The replay board is the only view of a game that shows every card, face-down
 and stock cards included: it is built from the engine's full snapshot (`dump`)
 and only ever rendered by the reviewers' admin view.
 """
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
-from uuid import UUID
 
 from games.engine import RANKS, SUITS, is_red
 from games.engine.cards import is_card
@@ -23,19 +21,6 @@ from reviews.replays import UnplayableGame, replay_game
 REVIEW_PERMISSION = "reviews.review_results"
 REVIEWERS_GROUP = "Reviewers"
 
-# The only thing a player is told about a review: a label on the game.
-PLAYER_LABELS = {
-    GameReview.State.UNDER_REVIEW.value: "Under review",
-    GameReview.State.VOIDED.value: "Voided",
-}
-# And why, beside the label (the board's summary, history).
-PLAYER_NOTES = {
-    "Under review": (
-        "this result is being checked and is left out of your figures until it is cleared"
-    ),
-    "Voided": "a reviewer voided this result: it is left out of your figures",
-}
-
 
 def is_reviewer(user: Any) -> bool:
     """Staff with the review permission (the "Reviewers" group, or a superuser)."""
@@ -44,21 +29,6 @@ def is_reviewer(user: Any) -> bool:
         and getattr(user, "is_staff", False)
         and user.has_perm(REVIEW_PERMISSION)
     )
-
-
-def review_labels(*, game_ids: Iterable[UUID]) -> dict[UUID, str]:
-    """The player's label of each game under review or voided (one query)."""
-    ids = list(game_ids)
-    if not ids:
-        return {}
-    states = GameReview.objects.filter(game_id__in=ids, state__in=list(PLAYER_LABELS)).values_list(
-        "game_id", "state"
-    )
-    return {game_id: PLAYER_LABELS[state] for game_id, state in states}
-
-
-def review_label(*, game_id: UUID) -> str | None:
-    return review_labels(game_ids=[game_id]).get(game_id)
 
 
 @dataclass(frozen=True)

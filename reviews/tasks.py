@@ -10,8 +10,6 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import DatabaseError
 
-from leaderboards.periods import today_utc
-
 SWEEP_LOCK = "reviews:sweep"
 # A sweep that is killed (hard time limit, lost worker) leaves its lock
 # behind: it lapses a minute after the longest a sweep may last.
@@ -54,17 +52,3 @@ def reviews_sweep_task() -> dict[str, int]:
         return services.reviews_sweep(days=settings.REVIEW_SWEEP_DAYS)
     finally:
         cache.delete(SWEEP_LOCK)
-
-
-@shared_task(
-    name="reviews.tasks.review_period_tables_task",
-    acks_late=True,
-    soft_time_limit=60,
-    time_limit=90,
-)
-def review_period_tables_task(deal_id: int) -> dict[str, int]:
-    """After a result was taken off the leaderboards or put back: the weekly and
-    all-time tables it counts in, recomputed without waiting for the beat."""
-    from leaderboards.services import period_rankings_compute_deal
-
-    return period_rankings_compute_deal(deal_id=deal_id, today=today_utc())

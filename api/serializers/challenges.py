@@ -11,6 +11,7 @@ from typing import Any
 from rest_framework import serializers
 
 from api.pagination import VIEWER_ROW_HELP, PageSerializer
+from api.serializers.review import ReviewHoldField
 from challenges.leaderboard import MonthRow
 from challenges.proof import ProofLine, ProofPosition
 from challenges.selectors import ChallengeEntry, MonthView
@@ -42,6 +43,11 @@ class ChallengeSerializer(serializers.Serializer[Any]):
     )
     done = serializers.BooleanField(
         allow_null=True, help_text="You have completed it; null for a visitor."
+    )
+    review = ReviewHoldField(
+        help_text="Not done because the review holds your game that met the goal: "
+        '"held" while under review (its stars count once it is cleared), "voided"; null '
+        "otherwise, and for a visitor."
     )
     playable = serializers.BooleanField(help_text="Its day has begun: it can be played.")
     earns_stars = serializers.BooleanField(

@@ -8,6 +8,7 @@ from uuid import UUID
 from rest_framework import serializers
 
 from api.pagination import VIEWER_ROW_HELP, PageSerializer
+from api.serializers.review import ReviewHoldField
 from codex.leaderboard import ScenarioRow
 from codex.selectors import WINS_TO_OPEN_NEXT_TIER, Campaign, Reign, ScenarioEntry, TierEntry
 from games.codex import DIFFICULTY_WORDS, PAR_MARGIN, codex_scenario, difficulty_rule
@@ -39,6 +40,10 @@ class ScenarioProgressSerializer(serializers.Serializer[Any]):
         help_text="Your highest final score of its won, lost and finished games; null before one.",
     )
     stars = serializers.IntegerField(help_text="Your best stars of its won games, 0 to 3.")
+    review = ReviewHoldField(
+        help_text="The review holds a game of it that would better these figures: "
+        '"held" while under review (it counts once cleared), "voided"; null otherwise.'
+    )
     game_in_progress = serializers.UUIDField(
         allow_null=True,
         help_text="Your game of it in progress (GET /games/{id}); POST .../play resumes it.",
@@ -145,6 +150,7 @@ def _scenario(
             "won": entry.won,
             "best_ledger": entry.best_ledger,
             "stars": entry.stars,
+            "review": entry.review,
             "game_in_progress": in_progress.get(entry.key),
         }
     return {

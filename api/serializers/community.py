@@ -12,6 +12,7 @@ from achievements.selectors import Badge
 from api.pagination import VIEWER_ROW_HELP, PageSerializer
 from api.serializers.challenges import MONTH_HELP, month_text
 from api.serializers.codex import CodexTotalsSerializer
+from api.serializers.review import HOLD_HELP, ReviewHoldField
 from codex.selectors import Reign, TierEntry
 from games.models import Game
 from leaderboards.models import PeriodBest
@@ -35,6 +36,10 @@ class RankedGameSerializer(serializers.Serializer[Game]):
     id = serializers.UUIDField()
     status = serializers.ChoiceField(choices=Game.Status.choices)
     final_score = serializers.IntegerField(allow_null=True)
+    review = ReviewHoldField(
+        source="review_hold",
+        help_text=HOLD_HELP + " A held result has no rank (`rank` is null) until then.",
+    )
 
 
 class DailyEntrySerializer(serializers.Serializer[DailyEntry]):

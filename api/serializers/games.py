@@ -6,6 +6,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from api.serializers.review import ReviewHoldField
 from games.models import Game
 from games.selectors import Board
 
@@ -105,6 +106,7 @@ class GameStateSerializer(serializers.Serializer[Board]):
     scenario = serializers.SerializerMethodField(
         help_text="A Codex scenario's game: its Architect Dashboard; null for other games."
     )
+    review = ReviewHoldField()
 
     @extend_schema_field(serializers.UUIDField(allow_null=True))
     def get_match_id(self, board: Board) -> str | None:
@@ -168,6 +170,7 @@ class HistoryGameSerializer(serializers.Serializer[Game]):
     is_practice_restart = serializers.SerializerMethodField()
     started_at = serializers.DateTimeField()
     finished_at = serializers.DateTimeField(allow_null=True)
+    review = ReviewHoldField(source="review_hold")
 
     def get_is_practice_restart(self, game: Game) -> bool:
         return game.restart_of_id is not None
@@ -180,3 +183,7 @@ class FiguresSerializer(serializers.Serializer[Any]):
     best_score = serializers.IntegerField(allow_null=True)
     fastest_win_seconds = serializers.IntegerField(allow_null=True)
     total_moves = serializers.IntegerField()
+    held = serializers.IntegerField(
+        help_text="Your games these figures leave out: those the review holds (each is in "
+        "the history with its `review`)."
+    )

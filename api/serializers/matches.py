@@ -6,10 +6,15 @@ from typing import Any
 from rest_framework import serializers
 
 from api.pagination import PageSerializer
+from api.serializers.review import ReviewHoldField
 from matches.models import Match, Seat
 from matches.modes import MatchMode, match_mode, match_mode_keys
 from matches.selectors import MatchView
 
+MATCH_HOLD_HELP = (
+    'The review holds a game of the match: "held" while it is under review, "voided" once '
+    "a reviewer voided it; the match is not rated meanwhile. Null otherwise."
+)
 # Match.invite_code's max_length.
 INVITE_CODE_MAX_LENGTH = 32
 
@@ -91,6 +96,7 @@ class MatchSerializer(serializers.Serializer[Any]):
     your_game_id = serializers.UUIDField(
         allow_null=True, help_text="Your seat's game, once the match starts."
     )
+    review = ReviewHoldField(help_text=MATCH_HOLD_HELP)
 
 
 def match_body(view: MatchView, *, username: str) -> dict[str, Any]:
@@ -189,7 +195,11 @@ class MatchHistoryItemSerializer(serializers.Serializer[Any]):
     mode_name = serializers.CharField()
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
-    rated = serializers.BooleanField()
+    rated = serializers.BooleanField(
+        help_text="It counts in the ratings: false for an unrated match and while the review "
+        "holds it (`review`)."
+    )
+    review = ReviewHoldField(help_text=MATCH_HOLD_HELP)
     score = serializers.IntegerField(allow_null=True, help_text="The score the match ranked by.")
     placement = serializers.IntegerField(allow_null=True)
     outcome = serializers.ChoiceField(
@@ -208,7 +218,8 @@ def history_row(seat: Seat) -> dict[str, Any]:
                 "mode_name": _mode_of(match).name,
                 "started_at": match.started_at,
                 "finished_at": match.finished_at,
-                "rated": match.rated,
+                "rated": match.rated and not match.held,
+                "review": seat.match_review,  # type: ignore[attr-defined]  # the selector's
                 "score": seat.score,
                 "placement": seat.placement,
                 "outcome": seat.outcome,

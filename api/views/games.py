@@ -182,8 +182,10 @@ class GameCollectionView(APIView):
 
 
 def _etag(game: Game) -> str:
-    """Weak: the clock's seconds move on between two identical states."""
-    return f'W/"{game.revision}.{game.hints_used}.{game.status}"'
+    """Weak: the clock's seconds move on between two identical states. The review's hold
+    on a closed game changes its state too (`review`)."""
+    hold = f".{game.review_hold}" if game.review_hold else ""
+    return f'W/"{game.revision}.{game.hints_used}.{game.status}{hold}"'
 
 
 class GameDetailView(APIView):

@@ -5,7 +5,9 @@ goal sets the game's ``goal_met_at`` (games.services.actions) and, in the same
 transaction, the action hook here records the completion, once per player and
 challenge whatever races it (the database's unique constraint, ON CONFLICT DO NOTHING).
 Stars count in the challenge's month: a goal met after that month is over is a
-practice game (docs/challenges.md)."""
+practice game (docs/challenges.md). A game the review holds (under review, voided)
+completes nothing: the completion is worked out again from the player's games of the
+challenge whenever a hold changes (`completion_rebuild`)."""
 
 import logging
 from datetime import date, datetime
@@ -83,6 +85,67 @@ def completion_record(*, game: Game, met_at: datetime) -> None:
     transaction.on_commit(
         partial(_completed_dispatch, player_id=game.player_id, month=month_of(challenge.date))
     )
+
+
+def challenge_game_hold_changed(*, game: Game) -> None:
+    """settings.GAME_REVIEW_HOLD_HOOKS: the review held a challenge's game, or cleared
+    it: the player's completion of the challenge is worked out again."""
+    if game.track != Game.Track.CHALLENGE:
+        return
+    challenge = Challenge.objects.only("id", "date", "difficulty").get(id=int(game.track_ref))
+    completion_rebuild(player_id=game.player_id, challenge=challenge)
+
+
+def completion_rebuild(*, player_id: int, challenge: Challenge) -> Completion | None:
+    """The player's completion of the challenge, from their games of it: the first
+    that met the goal on a day that earns its stars, of those the review does not hold
+    (Game.review_hold); none, and there is no completion. A completion written (back)
+    has the month's badges judged again once it commits; one that goes takes its stars
+    off the month, its leaderboard and every badge not awarded yet."""
+    attempts = (
+        Game.objects.counted()
+        .filter(
+            player_id=player_id,
+            track=Game.Track.CHALLENGE,
+            track_ref=challenge.track_ref,
+            goal_met_at__isnull=False,
+        )
+        .order_by("goal_met_at", "id")
+        .values_list("id", "goal_met_at")
+    )
+    first = next(
+        (
+            (game_id, met_at)
+            for game_id, met_at in attempts
+            if met_at is not None and counts_for_stars(challenge=challenge, day=met_at.date())
+        ),
+        None,
+    )
+    mine = Completion.objects.filter(challenge=challenge, player_id=player_id)
+    if first is None:
+        # An attempt that meets the goal meanwhile (its own move records it) stays.
+        mine.exclude(game__review_hold="").delete()
+        return None
+    game_id, met_at = first
+    (completion,) = Completion.objects.bulk_create(
+        [
+            Completion(
+                challenge=challenge,
+                player_id=player_id,
+                game_id=game_id,
+                stars=challenge.stars,
+                month=month_of(challenge.date),
+                completed_at=met_at,
+            )
+        ],
+        update_conflicts=True,
+        unique_fields=["challenge", "player"],
+        update_fields=["game", "stars", "month", "completed_at"],
+    )
+    transaction.on_commit(
+        partial(_completed_dispatch, player_id=player_id, month=month_of(challenge.date))
+    )
+    return completion
 
 
 def _completed_dispatch(*, player_id: int, month: date) -> None:

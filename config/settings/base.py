@@ -443,6 +443,16 @@ GAME_ACTION_HOOKS: list[str] = [
     "matches.services.match_game_acted",
     "challenges.services.challenge_game_acted",
 ]
+# Called inside the review's transaction when the hold on a closed game's result changes
+# (Game.review_hold: held while under review, voided, or none once cleared), with the
+# game: each app takes the game out of what it counts, or puts it back (docs/review.md).
+# A hook returns at once for a game not of its track.
+GAME_REVIEW_HOLD_HOOKS: list[str] = [
+    "leaderboards.services.result_game_hold_changed",
+    "matches.services.match_game_hold_changed",
+    "challenges.services.challenge_game_hold_changed",
+    "codex.services.scenario_game_hold_changed",
+]
 # Tasks enqueued (with the game's id) when a game closes, in this order.
 GAME_CLOSED_TASKS: list[str] = [
     "achievements.tasks.achievements_evaluate_task",

@@ -19,8 +19,8 @@ from games.services.actions import (
 )
 from games.services.closing import game_closed_dispatch
 from games.services.dealing import game_restart, game_resume_or_start, game_start
-from games.services.figures import game_figures_set
 from games.services.hints import HintOutcome, game_hint
+from games.services.review_hold import game_review_hold_set
 
 __all__ = [
     "TIME_UP_MESSAGE",
@@ -30,7 +30,6 @@ __all__ = [
     "game_card_tap",
     "game_close_if_time_up",
     "game_closed_dispatch",
-    "game_figures_set",
     "game_finish",
     "game_hint",
     "game_looked_at",
@@ -39,6 +38,7 @@ __all__ = [
     "game_move_undo",
     "game_restart",
     "game_resume_or_start",
+    "game_review_hold_set",
     "game_start",
     "games_close_expired",
 ]

@@ -23,7 +23,7 @@ from matches.services.queue import (
     queue_pair_all_if_embedded,
 )
 from matches.services.ratings import match_ratings_apply, ratings_recompute
-from matches.services.review import match_review_changed
+from matches.services.review import match_game_hold_changed
 from matches.services.settle import (
     match_close_if_time_up,
     match_game_acted,
@@ -40,12 +40,12 @@ __all__ = [
     "match_create",
     "match_game_acted",
     "match_game_closed",
+    "match_game_hold_changed",
     "match_join",
     "match_leave",
     "match_mode_require",
     "match_ratings_apply",
     "match_rematch",
-    "match_review_changed",
     "match_settle",
     "match_start",
     "matches_close_expired",

@@ -108,7 +108,7 @@ def match_settle(*, match_id: UUID) -> bool:
             seat.save(update_fields=["score", "placement", "outcome"])
         match.status = Match.Status.FINISHED
         match.finished_at = timezone.now()
-        match.held = any(game is not None and not game.in_figures for game in games)
+        match.held = any(game is not None and not game.counted for game in games)
         match.save(update_fields=["status", "finished_at", "held"])
         transaction.on_commit(partial(match_settled_dispatch, match_id=match.id))
         transaction.on_commit(partial(match_progress_push, match_id=match.id))

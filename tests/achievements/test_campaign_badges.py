@@ -26,7 +26,7 @@ def tier(number):
     return [scenario for scenario in codex_scenarios() if scenario.tier == number]
 
 
-def close(player, scenario, *, stars=3, minute=0, won=True, in_figures=True):
+def close(player, scenario, *, stars=3, minute=0, won=True, review_hold=""):
     """A closed game of the scenario stored with figures that earn `stars` (three: at
     par with no slot used; two: past par within the margin; one: past the margin)."""
     game = scenario_play(player=player, key=scenario.key)
@@ -36,7 +36,7 @@ def close(player, scenario, *, stars=3, minute=0, won=True, in_figures=True):
         final_score=100,
         move_count=moves,
         finished_at=START + timedelta(minutes=minute),
-        in_figures=in_figures,
+        review_hold=review_hold,
     )
     return game
 
@@ -85,7 +85,7 @@ def test_two_stars_in_one_scenario_clear_the_tier_but_not_at_three_stars(player)
 
 def test_a_game_held_off_by_a_review_counts_for_nothing(player) -> None:
     for n, scenario in enumerate(tier(1)):
-        close(player, scenario, minute=n, in_figures=n != 0)
+        close(player, scenario, minute=n, review_hold="" if n else Game.ReviewHold.HELD)
     assert campaign_awards_evaluate(player_id=player.pk) == []
 
 

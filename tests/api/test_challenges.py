@@ -43,6 +43,7 @@ CHALLENGE_FIELDS = {
     "goal",
     "goal_data",
     "done",
+    "review",
     "playable",
     "earns_stars",
     "proof_open",
@@ -140,6 +141,7 @@ class TestDay:
             "playable": True,
             "earns_stars": True,
             "proof_open": False,
+            "review": None,
         }
         for shown, entry in zip(body["challenges"], web, strict=True):
             assert (shown["goal"], shown["goal_data"]) == (entry.words, entry.goal)
@@ -214,11 +216,12 @@ class TestDay:
         assert error_codes(response) == ["invalid_session_token"]
 
     def test_queries(self, api, anonymous_api, full_day, clock, django_assert_num_queries):
-        """The day's challenges; a player's completions of them besides."""
+        """The day's challenges; a player's completions of them besides, and their games
+        of the others that met the goal but are held by the review."""
         full_day()
         with django_assert_num_queries(1):
             assert anonymous_api.get(LIST).status_code == 200
-        with django_assert_num_queries(SIGNED_IN + 2):
+        with django_assert_num_queries(SIGNED_IN + 3):
             assert api.get(LIST).status_code == 200
 
 

@@ -166,12 +166,14 @@ class TestCampaign:
             "won": True,
             "best_ledger": game.final_score,
             "stars": won.stars,
+            "review": None,
             "game_in_progress": None,
         }
         assert entry(body, VESTIBULE.key)["progress"] == {
             "won": False,
             "best_ledger": None,
             "stars": 0,
+            "review": None,
             "game_in_progress": str(playing.id),
         }
         assert body["tiers"][0]["won"] == 1

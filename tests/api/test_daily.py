@@ -71,6 +71,7 @@ class TestToday:
             "id": str(ranked.id),
             "status": "finished",
             "final_score": ranked.final_score,
+            "review": None,
         }
         assert set(klondike["certificate"]) == CERTIFICATE_FIELDS
         assert klondike["certificate"]["certified"] is True

@@ -46,6 +46,7 @@ STATE_FIELDS = {
     "finished_at",
     "goal",
     "scenario",
+    "review",
 }
 
 

@@ -32,6 +32,7 @@ MATCH_FIELDS = {
     "points_table_version",
     "seats",
     "your_game_id",
+    "review",
 }
 SEAT_FIELDS = {
     "number",
@@ -406,6 +407,7 @@ def test_a_whole_sprint_of_two_players_through_the_api(api, bob_api, player, bob
         "started_at": row["started_at"],
         "finished_at": row["finished_at"],
         "rated": True,
+        "review": None,
         "score": seat.score,
         "placement": seat.placement,
         "outcome": seat.outcome,

@@ -30,7 +30,7 @@ def closed(
     hints=0,
     at=NOON,
     scenario=FIRST,
-    in_figures=True,
+    review_hold="",
 ):
     """A game of the scenario dealt by Play, then stored closed with these figures."""
     game = scenario_play(player=player, key=scenario.key)
@@ -41,7 +41,7 @@ def closed(
         move_count=moves,
         hints_used=hints,
         finished_at=at,
-        in_figures=in_figures,
+        review_hold=review_hold,
     )
     return game
 
@@ -109,7 +109,7 @@ def test_games_held_off_in_progress_abandoned_or_of_another_scenario_are_not_ran
         make_user(name) for name in ("ranked", "held", "playing", "left", "elsewhere")
     )
     closed(ranked, status=Game.Status.LOST, score=10)
-    closed(held, status=Game.Status.WON, score=900, in_figures=False)
+    closed(held, status=Game.Status.WON, score=900, review_hold=Game.ReviewHold.HELD)
     scenario_play(player=playing, key=FIRST.key)
     closed(left, status=Game.Status.ABANDONED, score=900)
     closed(elsewhere, status=Game.Status.WON, score=900, scenario=SECOND)

@@ -21,13 +21,13 @@ START = timezone.now() - timedelta(days=1)
 FIRST, SECOND = codex_scenarios()[0], codex_scenarios()[1]
 
 
-def close(player, scenario, *, ledger, minute=0, status=Game.Status.WON, in_figures=True):
+def close(player, scenario, *, ledger, minute=0, status=Game.Status.WON, review_hold=""):
     game = scenario_play(player=player, key=scenario.key)
     Game.objects.filter(id=game.id).update(
         status=status,
         final_score=ledger,
         finished_at=START + timedelta(minutes=minute),
-        in_figures=in_figures,
+        review_hold=review_hold,
     )
     return game
 
@@ -92,7 +92,7 @@ def test_a_game_held_off_by_review_leaves_the_ledger_and_the_title_moves(player,
     rival = make_user("bob")
     close(rival, FIRST, ledger=100)
     master_architect_update()
-    Game.objects.filter(id=game.id).update(in_figures=False)
+    Game.objects.filter(id=game.id).update(review_hold=Game.ReviewHold.HELD)
     assert master_architect_update() == rival.pk
     assert open_reigns() == [("bob", 100)]
 

@@ -142,7 +142,7 @@ def test_a_scenario_game_is_verified_by_replaying_its_log(player) -> None:
 
 def test_a_won_scenario_under_review_shows_its_stars_held(player, rf) -> None:
     _, game = scenario_game(player, "the-unforgiving-ledger")
-    Game.objects.filter(id=game.id).update(status=Game.Status.WON, in_figures=False)
+    Game.objects.filter(id=game.id).update(status=Game.Status.WON, review_hold=Game.ReviewHold.HELD)
     GameReview.objects.create(
         game=game, state=GameReview.State.UNDER_REVIEW, reviewed_at=timezone.now()
     )

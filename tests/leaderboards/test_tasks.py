@@ -17,6 +17,7 @@ LEADERBOARD_TASKS = [
     tasks.leaderboard_rebuild_task,
     tasks.leaderboards_sync_task,
     tasks.period_rankings_compute_task,
+    tasks.period_rankings_deal_task,
     tasks.score_counts_rebuild_task,
     tasks.score_counts_sync_task,
 ]

@@ -4,6 +4,7 @@ recompute from the rows giving the same numbers."""
 import pytest
 
 from games import services as games_services
+from games.models import Game
 from matches import glicko2, services
 from matches.models import Match, Rating, RatingChange, Seat
 from tests.matches.helpers import games_of, sprint
@@ -88,15 +89,17 @@ def test_a_match_held_by_the_review_leaves_the_ratings_and_comes_back(players):
     settle_with_placements(match, [1, 2])
     services.match_ratings_apply(match_id=match.id)
     game = Seat.objects.get(match=match, player=ann).game
-    games_services.game_figures_set(game_id=game.id, counted=False)
-    assert services.match_review_changed(game_id=game.id)
+    Game.objects.filter(id=game.id).update(review_hold=Game.ReviewHold.HELD)
+    game.refresh_from_db()
+    assert services.match_game_hold_changed(game=game)
     match.refresh_from_db()
     assert match.held
     # The recompute the change enqueued ran (tasks run in-process here).
     services.ratings_recompute(mode="steps_sprint")
     assert not Rating.objects.exists()
-    games_services.game_figures_set(game_id=game.id, counted=True)
-    assert services.match_review_changed(game_id=game.id)
+    Game.objects.filter(id=game.id).update(review_hold="")
+    game.refresh_from_db()
+    assert services.match_game_hold_changed(game=game)
     services.ratings_recompute(mode="steps_sprint")
     assert table()[ann.pk][0] > 1500
 
@@ -107,7 +110,6 @@ def test_a_match_whose_game_the_review_flags_is_held_off_the_ratings(
     """A Sprint cleared in a few seconds is flagged as implausibly fast (docs/review.md):
     its match is held, and rated by nobody until a reviewer clears the game."""
     from games.engine import format_move, get_variant
-    from games.models import Game
     from tests.games.helpers import load_fixture
 
     ann, ben = players[:2]
@@ -129,6 +131,6 @@ def test_a_match_whose_game_the_review_flags_is_held_off_the_ratings(
                 )
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED
-    assert Game.objects.get(id=game.id).in_figures is False
+    assert Game.objects.get(id=game.id).review_hold == Game.ReviewHold.HELD
     assert match.held
     assert not Rating.objects.filter(mode="steps_sprint").exists()

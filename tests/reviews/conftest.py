@@ -7,6 +7,11 @@ from django.contrib.auth.models import Group
 from django.db import connection
 
 from games import specs
+
+# The challenges' fixtures (challenges made by the solver on fixed seeds, the server's
+# clock), and the two ways a review holds a result (tests/reviews/holds.py).
+from tests.challenges.conftest import clock, make_challenge  # noqa: F401
+from tests.reviews.holds import hold  # noqa: F401
 from tests.specs import override_game_specs
 
 reviewers_migration = importlib.import_module("reviews.migrations.0002_reviewers_group")

@@ -42,12 +42,12 @@ def _counted(player) -> tuple[int, int, int | None, int, int]:
 
 
 def test_a_win_under_review_is_out_of_every_figure_until_it_is_cleared(fast_win, player, reviewer):
-    assert fast_win.in_figures is False
+    assert fast_win.review_hold == Game.ReviewHold.HELD
     assert _counted(player) == (0, 0, None, 0, 0)
     with committed():
         services.review_flags_dismiss(game_id=fast_win.id, reviewer=reviewer, note="Fine.")
     fast_win.refresh_from_db()
-    assert fast_win.in_figures is True
+    assert fast_win.counted
     assert _counted(player) == (1, 1, fast_win.elapsed_seconds, 1, 1)
 
 
@@ -55,11 +55,11 @@ def test_a_voided_result_stays_out_and_a_restored_one_comes_back(fast_win, playe
     with committed():
         services.review_flags_dismiss(game_id=fast_win.id, reviewer=reviewer, note="Fine.")
         services.review_void(game_id=fast_win.id, reviewer=reviewer, note="Forged.")
-    assert Game.objects.get(id=fast_win.id).in_figures is False
+    assert Game.objects.get(id=fast_win.id).review_hold == Game.ReviewHold.VOIDED
     assert _counted(player)[:2] == (0, 0)
     with committed():
         services.review_restore(game_id=fast_win.id, reviewer=reviewer, note="Fine after all.")
-    assert Game.objects.get(id=fast_win.id).in_figures is True
+    assert Game.objects.get(id=fast_win.id).counted
     assert _counted(player)[:2] == (1, 1)
 
 

@@ -16,6 +16,7 @@ from leaderboards.services import ranking_rule_for
 from reviews import services
 from reviews.models import AuditEntry, Flag, GameReview, Verification
 from reviews.replays import game_record_digest, record_digest, verify_game
+from reviews.services import recheck
 from reviews.tasks import reviews_sweep_task
 from tests.leaderboards.helpers import deal_of
 from tests.reviews.helpers import committed, finished_game, tamper
@@ -37,7 +38,7 @@ def replays(monkeypatch):
         calls.append(game)
         return verify_game(game)
 
-    monkeypatch.setattr(services, "verify_game", counting)
+    monkeypatch.setattr(recheck, "verify_game", counting)
     return calls
 
 

@@ -9,7 +9,7 @@ from reviews import tasks
 from reviews.models import Verification
 from tests.reviews.helpers import committed, finished_game
 
-REVIEW_TASKS = [tasks.game_review_task, tasks.reviews_sweep_task, tasks.review_period_tables_task]
+REVIEW_TASKS = [tasks.game_review_task, tasks.reviews_sweep_task]
 
 
 def test_the_review_follows_every_close_and_the_sweep_is_on_the_beat():
