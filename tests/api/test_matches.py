@@ -446,6 +446,26 @@ def test_quick_match_pairs_two_api_players(api, bob_api, player, bob):
     assert not QueueEntry.objects.exists()
 
 
+def test_quick_match_of_a_two_player_mode_makes_one_match_both_are_told_of(
+    api, bob_api, player, bob
+):
+    assert api.post(f"{MATCHES}/queue/steps_duel").status_code == 202
+    paired = bob_api.post(f"{MATCHES}/queue/steps_duel")
+    assert paired.status_code == 200
+    match = paired.json()
+    assert match["status"] == "running"
+    assert {seat["username"] for seat in match["seats"]} == {player.username, bob.username}
+    # Each look at the lobby (which pairs the queues without a worker) tells both the
+    # same match, and makes no other.
+    for _ in range(3):
+        for client in (api, bob_api):
+            lobby = client.get(MATCHES).json()
+            assert lobby["current"]["id"] == match["id"]
+            assert lobby["queued"] == []
+    assert Match.objects.count() == 1
+    assert not QueueEntry.objects.exists()
+
+
 def test_leaving_the_queue(api, player):
     api.post(f"{MATCHES}/queue/steps_sprint")
     response = api.delete(f"{MATCHES}/queue/steps_sprint")
