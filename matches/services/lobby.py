@@ -14,7 +14,7 @@ from games.engine import get_variant, new_seed
 from games.models import Game
 from games.services import game_start
 from games.tracks import Track
-from matches.errors import MatchRefused
+from matches.errors import MatchNotYours, MatchRefused
 from matches.models import Match, PointsTable, Seat
 from matches.modes import MatchMode, match_mode
 from matches.tasks import schedule_duel_turn_time_up, schedule_match_time_up
@@ -81,8 +81,9 @@ def match_create(
 
 
 def match_join(*, player: User, match_id: UUID, invite_code: str | None = None) -> Match:
-    """Take a free seat. A private match is joined with its invite code only. The match
-    starts by itself once its last seat is taken."""
+    """Take a free seat. A private match is joined with its invite code only. A
+    head-to-head match starts by itself once its last seat is taken; a Sprint waits,
+    full or not, for its maker to start it."""
     with transaction.atomic():
         match = Match.objects.select_for_update().get(id=match_id)
         mode = match_mode_require(key=match.mode)
@@ -104,7 +105,7 @@ def match_join(*, player: User, match_id: UUID, invite_code: str | None = None) 
                 Seat.objects.create(match=match, player=player, number=number)
         except IntegrityError as clash:
             raise MatchRefused("That seat was just taken: try again.") from clash
-        if len(seats) + 1 == mode.max_players:
+        if mode.starts_when_full and len(seats) + 1 == mode.max_players:
             _start(match, mode)
     return match
 
@@ -125,13 +126,13 @@ def match_leave(*, player: User, match_id: UUID) -> bool:
 
 
 def match_start(*, player: User, match_id: UUID) -> Match:
-    """Start a match before all its seats are taken (a Sprint of 1 to 4): its creator
-    does, once it seats as many as its mode needs."""
+    """Start a Sprint (of 1 to 4): its maker does, once it seats as many as its mode
+    needs; anyone else is refused with MatchNotYours."""
     with transaction.atomic():
         match = Match.objects.select_for_update().get(id=match_id)
         mode = match_mode_require(key=match.mode)
         if match.created_by_id != player.pk:
-            raise MatchRefused("Only the player who made the match starts it.")
+            raise MatchNotYours("Only the player who made the match starts it.")
         if match.status != Match.Status.OPEN:
             raise MatchRefused("This match has already started.")
         seated = match.seats.count()

@@ -308,8 +308,9 @@ def test_only_its_maker_starts_a_match(api, bob_api, carol_api):
     match = made(bob_api)
     api.post(f"{MATCHES}/{match['id']}/join")
     refused = api.post(f"{MATCHES}/{match['id']}/start")
-    assert refused.status_code == 409
-    assert error_codes(refused) == ["match_refused"]
+    assert refused.status_code == 403
+    assert error_codes(refused) == ["permission_denied"]
+    assert "Only the player who made" in refused.json()["errors"][0]["message"]
     assert carol_api.post(f"{MATCHES}/{match['id']}/start").status_code == 404
     assert unchanged(match["id"])[0] == "open"
     started = bob_api.post(f"{MATCHES}/{match['id']}/start")
@@ -319,6 +320,23 @@ def test_only_its_maker_starts_a_match(api, bob_api, carol_api):
     assert 0 < body["remaining_seconds"] <= 300
     assert all(seat["game_id"] for seat in body["seats"])
     assert body["your_game_id"] == body["seats"][0]["game_id"]
+
+
+def test_a_full_sprint_waits_for_its_maker_to_start_it(api, bob_api, make_user):
+    match = made(bob_api)
+    api.post(f"{MATCHES}/{match['id']}/join")
+    for name in ("carol", "dave"):
+        make_user(name)
+        client = ApiClient()
+        client.log_in(name)
+        joined = client.post(f"{MATCHES}/{match['id']}/join")
+        assert joined.status_code == 200
+    assert joined.json()["status"] == "open"
+    assert [seat["game_id"] for seat in joined.json()["seats"]] == [None] * 4
+    started = bob_api.post(f"{MATCHES}/{match['id']}/start")
+    assert started.status_code == 200
+    assert started.json()["status"] == "running"
+    assert all(seat["game_id"] for seat in started.json()["seats"])
 
 
 # Playing a match's game through the game endpoints
