@@ -17,6 +17,7 @@ from games.tracks import Track
 from matches.errors import MatchNotYours, MatchRefused
 from matches.models import Match, PointsTable, Seat
 from matches.modes import MatchMode, match_mode
+from matches.selectors import match_may_join
 from matches.tasks import schedule_duel_turn_time_up, schedule_match_time_up
 
 
@@ -83,18 +84,21 @@ def match_create(
 def match_join(*, player: User, match_id: UUID, invite_code: str | None = None) -> Match:
     """Take a free seat. A private match is joined with its invite code only. A
     head-to-head match starts by itself once its last seat is taken; a Sprint waits,
-    full or not, for its maker to start it."""
+    full or not, for its maker to start it. A match the player may not see (neither
+    seated nor invited, selectors.match_for_viewer) is Match.DoesNotExist, as a look
+    at it is."""
     with transaction.atomic():
         match = Match.objects.select_for_update().get(id=match_id)
         mode = match_mode_require(key=match.mode)
+        seats = list(match.seats.all())
+        seated = any(seat.player_id == player.pk for seat in seats)
+        if not seated and not match_may_join(match=match, invite_code=invite_code):
+            raise Match.DoesNotExist
         if match.status != Match.Status.OPEN:
             raise MatchRefused("This match has started or is over: its seats are taken.")
-        if match.is_private and invite_code != match.invite_code:
-            raise MatchRefused("This match is private: it is joined through its invite link.")
         if match.points_table is None and mode.needs_points_table and not player.is_staff:
             points_table_for(mode=mode, player=player)
-        seats = list(match.seats.all())
-        if any(seat.player_id == player.pk for seat in seats):
+        if seated:
             return match
         if len(seats) >= mode.max_players:
             raise MatchRefused("This match is full.")

@@ -244,9 +244,13 @@ def test_a_match_that_does_not_exist(api):
 
 def test_joining_a_private_match_takes_its_code(api, bob_api, player):
     match = made(bob_api, private=True)
-    refused = api.post(f"{MATCHES}/{match['id']}/join")
-    assert refused.status_code == 409
-    assert error_codes(refused) == ["match_refused"]
+    # Without its code (or with another) it is a match the player cannot see: the 404
+    # its GET answers.
+    for body in ({}, {"code": "guess"}):
+        assert api.get(f"{MATCHES}/{match['id']}", **body).status_code == 404
+        refused = api.post(f"{MATCHES}/{match['id']}/join", body)
+        assert refused.status_code == 404
+        assert error_codes(refused) == ["not_found"]
     assert unchanged(match["id"]) == ("open", ("bob",))
     joined = api.post(f"{MATCHES}/{match['id']}/join", {"code": match["invite_code"]})
     assert joined.status_code == 200
@@ -254,14 +258,19 @@ def test_joining_a_private_match_takes_its_code(api, bob_api, player):
     assert joined.json()["invite_code"] == match["invite_code"]
 
 
-def test_joining_a_started_match_is_refused(api, bob_api):
+def test_joining_a_started_match_of_others_is_a_404_as_its_get(api, bob_api):
     match = made(bob_api)
     bob_api.post(f"{MATCHES}/{match['id']}/start")
+    assert api.get(f"{MATCHES}/{match['id']}").status_code == 404
     response = api.post(f"{MATCHES}/{match['id']}/join")
-    assert response.status_code == 409
-    assert error_codes(response) == ["match_refused"]
-    assert "has started" in response.json()["errors"][0]["message"]
+    assert response.status_code == 404
+    assert error_codes(response) == ["not_found"]
     assert unchanged(match["id"]) == ("running", ("bob",))
+    # Its own player sees it, and is told why.
+    again = bob_api.post(f"{MATCHES}/{match['id']}/join")
+    assert again.status_code == 409
+    assert error_codes(again) == ["match_refused"]
+    assert "has started" in again.json()["errors"][0]["message"]
 
 
 def test_a_code_longer_than_any_is_malformed(api, bob_api):

@@ -49,6 +49,9 @@ def test_a_private_match_is_a_404_without_its_code_and_joinable_with_it(client, 
     client.force_login(bob)
     url = reverse("matches:detail", kwargs={"match_id": match.id})
     assert client.get(url).status_code == 404
+    join = reverse("matches:join", kwargs={"match_id": match.id})
+    assert client.post(join).status_code == 404
+    assert client.post(join, {"code": "guess"}).status_code == 404
     invited = client.get(url, {"code": match.invite_code}).content.decode()
     assert 'id="join-match"' in invited
     assert match.invite_code in invited  # in the join form, the one link bob was given
