@@ -40,6 +40,7 @@ class MatchSocketConsumer(DatabaseFreeDispatchConsumer):
             await self.close(code=NOT_YOURS)
             return
         self.game_id = hello.game_id
+        self.shared_board = hello.shared_board
         self.bucket = sockets.ActionBucket.of_throttle(MoveRateThrottle())
         self.group = match_group(self.match_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
@@ -63,6 +64,7 @@ class MatchSocketConsumer(DatabaseFreeDispatchConsumer):
         answer = await database_sync_to_async(sockets.socket_action, thread_sensitive=False)(
             match_id=self.match_id,
             game_id=self.game_id,
+            shared_board=self.shared_board,
             player=self.scope["user"],
             text=text_data if text_data is not None else "",
         )

@@ -32,6 +32,7 @@ MATCH_FIELDS = {
     "points_table_version",
     "seats",
     "your_game_id",
+    "shared_board",
 }
 SEAT_FIELDS = {
     "number",
@@ -329,6 +330,7 @@ def test_only_its_maker_starts_a_match(api, bob_api, carol_api):
     assert 0 < body["remaining_seconds"] <= 300
     assert all(seat["game_id"] for seat in body["seats"])
     assert body["your_game_id"] == body["seats"][0]["game_id"]
+    assert body["shared_board"] is False
 
 
 def test_a_full_sprint_waits_for_its_maker_to_start_it(api, bob_api, make_user):
