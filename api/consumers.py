@@ -14,13 +14,10 @@ from channels.db import database_sync_to_async
 from api import sockets
 from api.errors import ApiRefusal, refusal_body
 from api.throttles import MoveRateThrottle
-from core.sockets import DatabaseFreeDispatchConsumer
+from core.sockets import NOT_YOURS, SIGN_IN_FIRST, DatabaseFreeDispatchConsumer
 from matches.live import match_group, pushes_send
 
-SIGN_IN_FIRST = 4401
-"""The close code for a socket opened without a live session token."""
-NOT_YOURS = 4404
-"""The close code for a socket of a match the player has no seat in."""
+__all__ = ["NOT_YOURS", "SIGN_IN_FIRST", "MatchSocketConsumer"]
 
 
 class MatchSocketConsumer(DatabaseFreeDispatchConsumer):
@@ -30,14 +27,14 @@ class MatchSocketConsumer(DatabaseFreeDispatchConsumer):
     async def connect(self) -> None:
         player = self.scope.get("user")
         if player is None or not player.is_authenticated:
-            await self.close(code=SIGN_IN_FIRST)
+            await self.refuse(SIGN_IN_FIRST)
             return
         self.match_id = self.scope["url_route"]["kwargs"]["match_id"]
         hello = await database_sync_to_async(sockets.socket_hello)(
             match_id=self.match_id, player=player
         )
         if hello is None:
-            await self.close(code=NOT_YOURS)
+            await self.refuse(NOT_YOURS)
             return
         self.game_id = hello.game_id
         self.shared_board = hello.shared_board

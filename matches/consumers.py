@@ -8,12 +8,11 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 
-from core.sockets import DatabaseFreeDispatchConsumer
+from core.sockets import NOT_YOURS, SIGN_IN_FIRST, DatabaseFreeDispatchConsumer
 from matches import selectors
 from matches.live import match_group
 
-NOT_YOURS = 4404
-"""The close code for a socket of a match the user has no seat in (or no login)."""
+__all__ = ["NOT_YOURS", "SIGN_IN_FIRST", "MatchConsumer"]
 
 
 class MatchConsumer(DatabaseFreeDispatchConsumer):
@@ -23,13 +22,13 @@ class MatchConsumer(DatabaseFreeDispatchConsumer):
         user = self.scope.get("user")
         match_id = self.scope["url_route"]["kwargs"]["match_id"]
         if user is None or not user.is_authenticated:
-            await self.close(code=NOT_YOURS)
+            await self.refuse(SIGN_IN_FIRST)
             return
         seated = await database_sync_to_async(selectors.match_is_seated)(
             match_id=match_id, player=user
         )
         if not seated:
-            await self.close(code=NOT_YOURS)
+            await self.refuse(NOT_YOURS)
             return
         self.group = match_group(match_id)
         await self.channel_layer.group_add(self.group, self.channel_name)

@@ -76,26 +76,44 @@ def match(player, bob):
     return sprint(player, bob)
 
 
-def test_without_a_live_session_token_the_socket_is_refused(match, player):
+async def closed_with(communicator: WebsocketCommunicator) -> int:
+    """The close code of a refused socket: accepted, then closed with it (a close
+    before the accept is the same HTTP 403 to a real client, whatever the reason)."""
+    connected, _ = await communicator.connect(timeout=TIMEOUT)
+    assert connected, "the handshake itself was refused"
+    closing = await communicator.receive_output(timeout=TIMEOUT)
+    assert closing["type"] == "websocket.close"
+    return int(closing["code"])
+
+
+def test_without_a_live_session_token_the_socket_is_told_to_sign_in(match, player):
     cookie = session_cookie(player)
+    signed_out = token_of(player)
+    ApiClient(signed_out).delete("/api/v1/auth/session")
 
     async def body() -> None:
         for communicator in (
             socket(match.id),
             socket(match.id, token="not-a-token"),
+            socket(match.id, token=signed_out),
             # A browser's cookie is the web page's socket's, never this one's.
             socket(match.id, cookie=cookie),
         ):
-            assert await communicator.connect() == (False, SIGN_IN_FIRST)
+            assert await closed_with(communicator) == SIGN_IN_FIRST
 
     run(body)
 
 
-def test_a_player_without_a_seat_is_told_of_no_match(match, make_user):
-    token = token_of(make_user("carol"))
+def test_a_player_without_a_seat_and_a_match_that_is_none_are_told_of_no_match(
+    match, make_user, player
+):
+    carol = token_of(make_user("carol"))
+    alice = token_of(player)
 
     async def body() -> None:
-        assert await socket(match.id, token=token).connect() == (False, NOT_YOURS)
+        assert await closed_with(socket(match.id, token=carol)) == NOT_YOURS
+        unknown = "00000000-0000-0000-0000-000000000000"
+        assert await closed_with(socket(unknown, token=alice)) == NOT_YOURS
 
     run(body)
 

@@ -23,7 +23,7 @@ from games.engine import format_move
 from games.models import Game
 from games.variants import game_variant
 from matches import services
-from matches.consumers import NOT_YOURS
+from matches.consumers import NOT_YOURS, SIGN_IN_FIRST
 from matches.models import Match, PointsTable
 from tests.games.helpers import hidden_cards, leaked_cards
 from tests.matches.helpers import games_of, sprint
@@ -141,27 +141,41 @@ def test_a_seated_player_hears_the_opponents_move_made_on_the_board(player, bob)
     run(body)
 
 
+def closed_with(communicator: WebsocketCommunicator) -> int:
+    """The close code a refused socket gets: accepted, then closed with it (closed
+    before the accept, every refusal is the same HTTP 403 to a real client)."""
+
+    async def body() -> int:
+        connected, _ = await communicator.connect(timeout=PUSH_TIMEOUT)
+        assert connected, "the handshake itself was refused"
+        closing = await communicator.receive_output(timeout=PUSH_TIMEOUT)
+        assert closing["type"] == "websocket.close"
+        return int(closing["code"])
+
+    return async_to_sync(body)()
+
+
+def test_a_player_without_a_seat_is_told_of_no_match(player, bob, carol):
+    match = sprint(player, bob)
+    assert closed_with(socket(match, headers_of(user=carol))) == NOT_YOURS
+
+
+def test_a_visitor_is_told_to_sign_in(player, bob):
+    match = sprint(player, bob)
+    assert closed_with(socket(match, headers_of())) == SIGN_IN_FIRST
+
+
+def test_a_socket_of_a_match_that_does_not_exist_is_told_of_no_match(player, bob):
+    match = sprint(player, bob)
+    Match.objects.filter(id=match.id).delete()
+    assert closed_with(socket(match, headers_of(user=player))) == NOT_YOURS
+
+
 def refused(communicator: WebsocketCommunicator) -> tuple[bool, Any]:
     async def body() -> tuple[bool, Any]:
         return await communicator.connect(timeout=PUSH_TIMEOUT)
 
     return async_to_sync(body)()
-
-
-def test_a_player_without_a_seat_is_refused(player, bob, carol):
-    match = sprint(player, bob)
-    assert refused(socket(match, headers_of(user=carol))) == (False, NOT_YOURS)
-
-
-def test_a_visitor_is_refused(player, bob):
-    match = sprint(player, bob)
-    assert refused(socket(match, headers_of())) == (False, NOT_YOURS)
-
-
-def test_a_socket_of_a_match_that_does_not_exist_is_refused(player, bob):
-    match = sprint(player, bob)
-    Match.objects.filter(id=match.id).delete()
-    assert refused(socket(match, headers_of(user=player))) == (False, NOT_YOURS)
 
 
 @pytest.mark.parametrize("origin", ["http://evil.example", "null", None])
