@@ -69,8 +69,10 @@ class MatchSocketConsumer(DatabaseFreeDispatchConsumer):
         await self._send(answer.message)
 
     async def match_seat(self, event: dict[str, Any]) -> None:
-        """Another seat's progress; the player's own is in the answers to their actions."""
-        if event["seat"]["game_id"] != str(self.game_id):
+        """Another seat's progress; the player's own is in the answers to their actions.
+        Told apart by the player, not the game, which a socket opened before the start
+        did not know."""
+        if event["seat"]["username"] != self.scope["user"].get_username():
             await self._send({"type": "seat", "seat": event["seat"]})
 
     async def match_update(self, event: dict[str, Any]) -> None:

@@ -15,6 +15,7 @@ from games.models import Game
 from games.services import game_start
 from games.tracks import Track
 from matches.errors import MatchNotYours, MatchRefused
+from matches.live import match_progress_push
 from matches.models import Match, PointsTable, Seat
 from matches.modes import MatchMode, match_mode
 from matches.selectors import match_may_join
@@ -149,8 +150,8 @@ def match_start(*, player: User, match_id: UUID) -> Match:
 def _start(match: Match, mode: MatchMode) -> None:
     """Deal every seat's game from the match's seed, their clocks starting together
     and running out at the match's deadline; a shared board deals one game for all
-    the seats and starts its turn clock. Inside the caller's transaction, with
-    the match row locked."""
+    the seats and starts its turn clock; the match's sockets are told once it commits.
+    Inside the caller's transaction, with the match row locked."""
     now = timezone.now()
     match.status = Match.Status.RUNNING
     match.started_at = now
@@ -181,6 +182,8 @@ def _start(match: Match, mode: MatchMode) -> None:
             seat.game = game_start(player=seat.player, variant=mode.variant, track=track)
             seat.save(update_fields=["game"])
     transaction.on_commit(partial(schedule_match_time_up, match_id=match.id))
+    # A socket opened while the match waited learns of the start (and its own game).
+    transaction.on_commit(partial(match_progress_push, match_id=match.id))
 
 
 def match_rematch(*, player: User, match_id: UUID) -> Match:

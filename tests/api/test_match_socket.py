@@ -317,3 +317,47 @@ def test_before_the_start_there_is_no_game_and_an_action_is_refused(player, bob)
         await communicator.disconnect()
 
     run(body)
+
+
+async def next_of_type(communicator: WebsocketCommunicator, kind: str) -> dict[str, Any]:
+    message = json.loads(await communicator.receive_from(timeout=TIMEOUT))
+    while message["type"] != kind:
+        message = json.loads(await communicator.receive_from(timeout=TIMEOUT))
+    return message
+
+
+def test_a_socket_opened_early_hears_the_start_and_only_the_others_progress(player, bob):
+    waiting = sprint(player, bob, start=False)
+    tokens = token_of(player), token_of(bob)
+
+    async def body() -> None:
+        alice_socket, _ = await opened(waiting.id, tokens[0])
+        bob_socket, _ = await opened(waiting.id, tokens[1])
+        started = await sync_to_async(ApiClient(tokens[0]).post)(
+            f"/api/v1/matches/{waiting.id}/start"
+        )
+        assert started.status_code == 200
+        own_games = {}
+        for name, communicator in (("alice", alice_socket), ("bob", bob_socket)):
+            told = await next_of_type(communicator, "match")
+            assert told["match"]["status"] == "running"
+            assert told["game"]["id"] == told["match"]["your_game_id"]
+            own_games[name] = told["game"]["id"]
+        mine = await sync_to_async(Game.objects.get)(id=own_games["alice"])
+        move = await sync_to_async(first_legal_move)(mine)
+        # Over the socket, then by POST: alice hears neither, bob hears both.
+        answer = await ask(alice_socket, {"id": 1, "action": "move", "move": move, "revision": 0})
+        assert answer["type"] == "answer"
+        undone = await sync_to_async(ApiClient(tokens[0]).post)(
+            f"/api/v1/games/{mine.id}/undo", {"revision": 1}
+        )
+        assert undone.status_code == 200
+        for move_count in (1, 0):
+            heard = await next_of_type(bob_socket, "seat")
+            assert heard["seat"]["game_id"] == own_games["alice"]
+            assert heard["seat"]["move_count"] == move_count
+        assert await alice_socket.receive_nothing(timeout=0.5)
+        await alice_socket.disconnect()
+        await bob_socket.disconnect()
+
+    run(body)
