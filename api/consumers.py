@@ -12,8 +12,6 @@ from uuid import UUID
 from channels.db import database_sync_to_async
 
 from api import sockets
-from api.errors import ApiRefusal, refusal_body
-from api.throttles import MoveRateThrottle
 from core.sockets import NOT_YOURS, SIGN_IN_FIRST, DatabaseFreeDispatchConsumer
 from matches.live import match_group, pushes_send
 
@@ -38,7 +36,6 @@ class MatchSocketConsumer(DatabaseFreeDispatchConsumer):
             return
         self.game_id = hello.game_id
         self.shared_board = hello.shared_board
-        self.bucket = sockets.ActionBucket.of_throttle(MoveRateThrottle())
         self.group = match_group(self.match_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
@@ -49,11 +46,6 @@ class MatchSocketConsumer(DatabaseFreeDispatchConsumer):
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        wait = self.bucket.wait()
-        if wait:
-            refusal = ApiRefusal(code="throttled", message=f"Too many actions: wait {wait:.1f} s.")
-            await self._send({"type": "refusal", "id": None, **refusal_body(refusal)})
-            return
         # Not thread-sensitive: a process's sockets act on several threads at once, each
         # action in its own transaction on its own connection, so one's database round
         # trips overlap another's work; on channels' default single thread every move

@@ -5,18 +5,17 @@ each action is the API view's own `perform` (on a Duel, the board's
 `duel_move_perform`), so the socket and the POST check, apply and refuse alike."""
 
 import json
-import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
 from django.contrib.auth.models import User
 from rest_framework import exceptions
-from rest_framework.throttling import SimpleRateThrottle
 
 from api.errors import ApiRefusal, refusal_body
 from api.serializers.duel import DuelMoveRequestSerializer
 from api.serializers.matches import match_body
+from api.throttles import move_budget_spend
 from api.views.actions import (
     AcceptLossView,
     ActionView,
@@ -121,6 +120,7 @@ def _answer(
     try:
         message = _parsed(text)
         tag = message.get("id")
+        move_budget_spend(player=player)
         action = message.get("action")
         fields = {k: v for k, v in message.items() if k not in ("id", "action")}
         if shared_board:
@@ -177,35 +177,3 @@ def _parsed(text: str) -> dict[str, Any]:
     if not isinstance(message, dict):
         raise ApiRefusal(code="malformed", message="A message is one JSON object.")
     return message
-
-
-@dataclass
-class ActionBucket:
-    """A socket's own rate of actions, the API's per-player rate (API_MOVE_RATE): a
-    token bucket, so a burst up to the rate passes and the rest waits."""
-
-    per_second: float
-    capacity: float
-    tokens: float = field(init=False)
-    updated: float = field(default_factory=time.monotonic)
-
-    def __post_init__(self) -> None:
-        self.tokens = self.capacity
-
-    @classmethod
-    def of_throttle(cls, throttle: SimpleRateThrottle) -> "ActionBucket":
-        """As many actions as the throttle lets through in its period, refilled evenly."""
-        count, seconds = throttle.parse_rate(throttle.get_rate())
-        if count is None or seconds is None:
-            return cls(per_second=float("inf"), capacity=float("inf"))
-        return cls(per_second=count / seconds, capacity=float(count))
-
-    def wait(self) -> float:
-        """0 and one token taken if an action may go now, else the seconds to wait."""
-        now = time.monotonic()
-        self.tokens = min(self.capacity, self.tokens + (now - self.updated) * self.per_second)
-        self.updated = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return 0.0
-        return (1 - self.tokens) / self.per_second

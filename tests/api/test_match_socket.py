@@ -11,13 +11,14 @@ from typing import Any
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.core.cache import cache
 
 from api.consumers import NOT_YOURS, SIGN_IN_FIRST
 from api.throttles import MoveRateThrottle
 from config.asgi import application
 from games.models import Game
 from matches import services
-from tests.api.conftest import ApiClient
+from tests.api.conftest import ApiClient, error_codes
 from tests.games.helpers import hidden_cards, leaked_cards
 from tests.matches.helpers import games_of, run_out_the_clock, sprint
 from tests.matches.test_consumers import first_legal_move, session_cookie
@@ -260,23 +261,82 @@ def test_an_action_after_the_clock_ran_out_is_refused(match, player):
 
 
 def test_actions_over_the_socket_keep_to_the_apis_rate(match, player, monkeypatch):
-    monkeypatch.setattr(MoveRateThrottle, "THROTTLE_RATES", {"moves": "2/min"})
+    monkeypatch.setattr(MoveRateThrottle, "THROTTLE_RATES", {"moves": "3/min"})
     token = token_of(player)
     mine, _ = games_of(match)
     move = first_legal_move(mine)
+    # One budget: an action by POST spends it as one over the socket does.
+    assert ApiClient(token).post(f"/api/v1/games/{mine.id}/undo", {"revision": 0}).status_code
+    assert cache.get(f"throttle_moves_{player.pk}") is not None  # kept in the cache
 
     async def body() -> None:
         communicator, _ = await opened(match.id, token)
-        first = await ask(communicator, {"action": "move", "move": move, "revision": 0})
-        second = await ask(communicator, {"action": "undo", "revision": 1})
-        third = await ask(communicator, {"action": "move", "move": move, "revision": 2})
+        first = await ask(communicator, {"id": 1, "action": "move", "move": move, "revision": 0})
+        second = await ask(communicator, {"id": 2, "action": "undo", "revision": 1})
+        third = await ask(communicator, {"id": 3, "action": "move", "move": move, "revision": 2})
         assert [first["type"], second["type"], third["type"]] == ["answer", "answer", "refusal"]
+        assert third["id"] == 3
         assert third["status"] == 429
         assert [error["code"] for error in third["errors"]] == ["throttled"]
         await communicator.disconnect()
 
     run(body)
     assert stored(mine).revision == 2
+
+
+BURST = 420
+
+
+def test_a_burst_spends_the_players_one_budget_for_the_api_and_every_socket(match, player):
+    """420 actions in a burst on one socket, at the real rate (API_MOVE_RATE, 300 a
+    minute): 300 are served and 120 refused, each refusal with its action's id; then a
+    POST and a second socket are refused too."""
+    token = token_of(player)
+    mine, _ = games_of(match)
+    move = first_legal_move(mine)
+    rate = MoveRateThrottle().num_requests
+    answered: list[Any] = []
+    throttled: list[Any] = []
+
+    async def body() -> None:
+        communicator, _ = await opened(match.id, token)
+        for number in range(BURST):
+            # A move and its undo, over and over: every one a real action on the game.
+            revision = number
+            message = (
+                {"action": "move", "move": move, "revision": revision}
+                if number % 2 == 0
+                else {"action": "undo", "revision": revision}
+            )
+            reply = await ask(communicator, {"id": number, **message})
+            if reply["type"] == "answer":
+                answered.append(reply["id"])
+            else:
+                assert [error["code"] for error in reply["errors"]] == ["throttled"]
+                assert reply["status"] == 429
+                throttled.append(reply["id"])
+                break
+        # The rest of the burst, each refused as its own.
+        for number in range(len(answered) + 1, BURST):
+            reply = await ask(communicator, {"id": number, "action": "undo", "revision": 0})
+            assert [error["code"] for error in reply["errors"]] == ["throttled"]
+            throttled.append(reply["id"])
+        second, _ = await opened(match.id, token)
+        refused = await ask(second, {"id": "again", "action": "undo", "revision": 0})
+        assert refused["id"] == "again"
+        assert [error["code"] for error in refused["errors"]] == ["throttled"]
+        await communicator.disconnect()
+        await second.disconnect()
+
+    run(body)
+    print(f"\n{BURST} socket actions in a burst: {len(answered)} served, {len(throttled)} refused")
+    assert answered == list(range(rate))
+    assert throttled == list(range(rate, BURST))
+    assert stored(mine).revision == rate
+    posted = ApiClient(token).post(f"/api/v1/games/{mine.id}/undo", {"revision": rate})
+    assert posted.status_code == 429
+    assert error_codes(posted) == ["throttled"]
+    assert int(posted["Retry-After"]) > 0
 
 
 def test_when_the_match_settles_each_socket_is_sent_the_match_as_its_player_sees_it(
