@@ -9,9 +9,11 @@ from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import User
 from rest_framework import exceptions
 
+from api.authentication import user_of_session_token
 from api.errors import ApiRefusal, refusal_body
 from api.serializers.duel import DuelMoveRequestSerializer
 from api.serializers.matches import match_body
@@ -67,10 +69,21 @@ def socket_hello(*, match_id: UUID, player: User) -> Hello | None:
     )
 
 
-def socket_match(*, match_id: UUID, player: User) -> dict[str, Any]:
+def socket_signed_in(*, token: str, player: AbstractBaseUser) -> User | None:
+    """The socket's player as its session token signs them in now (their row as it
+    is), as every request of theirs is read; None once the token's session has ended
+    (signed out, a new password, the account disabled)."""
+    user = user_of_session_token(token)
+    return user if isinstance(user, User) and user.pk == player.pk else None
+
+
+def socket_match(*, match_id: UUID, token: str, player: User) -> dict[str, Any] | None:
     """The match changed (it started or settled; a move on the Duel's shared board): as
-    the player now sees it."""
-    return {"type": "match", **_match_and_game(match_id, player)}
+    the player now sees it; None once the socket's sign-in has ended."""
+    signed_in = socket_signed_in(token=token, player=player)
+    if signed_in is None:
+        return None
+    return {"type": "match", **_match_and_game(match_id, signed_in)}
 
 
 def _match_and_game(match_id: UUID, player: User) -> dict[str, Any]:
@@ -96,15 +109,37 @@ class SocketAnswer:
     pushes: list[live.Push]
     """What the action pushes to the match's sockets, for the consumer to send from its
     event loop (matches.live.pushes_deferred)."""
+    signed_out: bool = False
+    """The socket's sign-in has ended: nothing was done, and the socket closes."""
 
 
 def socket_action(
-    *, match_id: UUID, game_id: UUID | None, shared_board: bool, player: User, text: str
+    *,
+    match_id: UUID,
+    game_id: UUID | None,
+    shared_board: bool,
+    token: str,
+    player: User,
+    text: str,
 ) -> SocketAnswer:
-    """The answer to one message and the pushes its action made."""
+    """The answer to one message and the pushes its action made. Every message checks
+    the socket's session token first, as a request is checked: the action is the
+    player's as they are signed in now, or none at all."""
+    signed_in = socket_signed_in(token=token, player=player)
+    if signed_in is None:
+        refusal = ApiRefusal(
+            code="invalid_session_token",
+            message="The session token names no live session: log in again.",
+        )
+        message = {"type": "refusal", "id": _tag_of(text), **refusal_body(refusal)}
+        return SocketAnswer(message=message, pushes=[], signed_out=True)
     with live.pushes_deferred() as pushes:
         message = _answer(
-            match_id=match_id, game_id=game_id, shared_board=shared_board, player=player, text=text
+            match_id=match_id,
+            game_id=game_id,
+            shared_board=shared_board,
+            player=signed_in,
+            text=text,
         )
     return SocketAnswer(message=message, pushes=pushes)
 
@@ -165,6 +200,14 @@ def _duel_action(
     body = DuelMoveRequestSerializer(data=fields)
     body.is_valid(raise_exception=True)
     return {"duel": duel_move_perform(match_id=match_id, player=player, data=body.validated_data)}
+
+
+def _tag_of(text: str) -> Any:
+    """The message's `id`, for a refusal made before the message is acted on."""
+    try:
+        return _parsed(text).get("id")
+    except ApiRefusal:
+        return None
 
 
 def _parsed(text: str) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from asgiref.sync import async_to_sync, sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.test import Client
+from django.urls import reverse
 
 from config.asgi import application
 from games import services as games
@@ -275,3 +276,55 @@ def test_the_match_is_over_arrives_once_it_settles(player, bob):
     run(body)
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED
+
+
+def web_client_of(user) -> tuple[Client, list[tuple[bytes, bytes]]]:
+    """A browser signed in as the user, and its socket's handshake headers."""
+    browser = Client()
+    browser.force_login(user)
+    cookie = f"{settings.SESSION_COOKIE_NAME}={browser.cookies[settings.SESSION_COOKIE_NAME].value}"
+    return browser, [
+        (b"host", b"localhost"),
+        (b"origin", ORIGIN.encode()),
+        (b"cookie", cookie.encode()),
+    ]
+
+
+def signed_out(browser: Client, user) -> None:
+    assert browser.post(reverse("account_logout")).status_code == 302
+
+
+def password_changed(browser: Client, user) -> None:
+    user.set_password("another-long-secret-42")
+    user.save()
+
+
+def disabled(browser: Client, user) -> None:
+    user.is_active = False
+    user.save()
+
+
+@pytest.mark.parametrize("ending", [signed_out, password_changed, disabled])
+def test_the_pages_socket_is_closed_when_its_session_ends(player, bob, ending):
+    match = sprint(player, bob)
+    browser, headers = web_client_of(player)
+    _, other_headers = web_client_of(bob)
+
+    async def body() -> None:
+        mine = socket(match, headers)
+        bobs = socket(match, other_headers)
+        assert (await mine.connect(timeout=PUSH_TIMEOUT))[0]
+        assert (await bobs.connect(timeout=PUSH_TIMEOUT))[0]
+        await sync_to_async(ending)(browser, player)
+        closing = await mine.receive_output(timeout=PUSH_TIMEOUT)
+        assert closing == {"type": "websocket.close", "code": SIGN_IN_FIRST}
+        # Bob's sign-in is his own: his socket stays and hears the match.
+        game = (await sync_to_async(games_of)(match))[1]
+        move = await sync_to_async(first_legal_move)(game)
+        await sync_to_async(games.game_move_play)(
+            game_id=game.id, player=bob, move=move, revision=0
+        )
+        assert await bobs.receive_from(timeout=PUSH_TIMEOUT)
+        await bobs.disconnect()
+
+    run(body)
