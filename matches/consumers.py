@@ -2,20 +2,24 @@
 fragments (matches.live), HTML that htmx swaps in. Thin: who may listen is the
 selectors' rule, what is sent is rendered where the change happens. Asynchronous:
 forwarding a fragment takes no thread and no database read; only the seat check at
-connect reads the database."""
+connect, and the sign-in's when the account changes, read the database."""
 
 from typing import Any
 
 from channels.db import database_sync_to_async
 
-from core.sockets import NOT_YOURS, SIGN_IN_FIRST, DatabaseFreeDispatchConsumer
+from accounts.sockets import SignedInConsumer, session_user
+from core.sockets import NOT_YOURS, SIGN_IN_FIRST
 from matches import selectors
 from matches.live import match_group
 
 __all__ = ["NOT_YOURS", "SIGN_IN_FIRST", "MatchConsumer"]
 
 
-class MatchConsumer(DatabaseFreeDispatchConsumer):
+class MatchConsumer(SignedInConsumer):
+    """Lives as long as its web session: closed with SIGN_IN_FIRST once the session
+    ends (signed out, a new password, the account disabled: accounts.sockets)."""
+
     group: str | None = None
 
     async def connect(self) -> None:
@@ -32,9 +36,15 @@ class MatchConsumer(DatabaseFreeDispatchConsumer):
             return
         self.group = match_group(match_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.watch_sign_in(user_id=user.pk, session_key=self.scope["session"].session_key)
         await self.accept()
 
+    def signed_in(self) -> bool:
+        session_key = self.scope["session"].session_key
+        return session_key is not None and session_user(session_key).pk == self.scope["user"].pk
+
     async def disconnect(self, code: int) -> None:
+        await super().disconnect(code)
         if self.group is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
