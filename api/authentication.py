@@ -1,6 +1,7 @@
 """How a client proves who it is: an app's allauth session token (its requests and its
 match socket), or a browser's cookie."""
 
+from dataclasses import dataclass
 from typing import Any
 
 from allauth.headless.contrib.rest_framework.authentication import XSessionTokenAuthentication
@@ -28,13 +29,25 @@ class SessionTokenAuthentication(XSessionTokenAuthentication):  # type: ignore[m
         return SESSION_TOKEN_HEADER
 
 
-def user_of_session_token(token: str) -> AbstractBaseUser | AnonymousUser:
-    """The user a session token is signed in as; a visitor for a dead or unknown one."""
+@dataclass(frozen=True)
+class TokenSignIn:
+    user: AbstractBaseUser | AnonymousUser
+    session_key: str | None
+    """The key of the token's session (None for a dead or unknown token)."""
+
+
+def sign_in_of_session_token(token: str) -> TokenSignIn:
+    """Who a session token is signed in as, and its session; a visitor for a dead or
+    unknown one. The REST authentication's own lookup (allauth's)."""
     found = authenticate_by_x_session_token(token)
     if found is None or found.user is None:
-        return AnonymousUser()
-    user: AbstractBaseUser = found.user
-    return user
+        return TokenSignIn(user=AnonymousUser(), session_key=None)
+    return TokenSignIn(user=found.user, session_key=found.session.session_key)
+
+
+def user_of_session_token(token: str) -> AbstractBaseUser | AnonymousUser:
+    """The user a session token is signed in as; a visitor for a dead or unknown one."""
+    return sign_in_of_session_token(token).user
 
 
 class SessionTokenSocketMiddleware(BaseMiddleware):  # type: ignore[misc]  # channels is untyped
@@ -43,9 +56,17 @@ class SessionTokenSocketMiddleware(BaseMiddleware):  # type: ignore[misc]  # cha
     a socket as its visitor (the reason the web's sockets check the Origin)."""
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
-        headers = dict(scope.get("headers", []))
-        token = headers.get(SESSION_TOKEN_HEADER.lower().encode(), b"").decode("latin-1")
-        user = (
-            await database_sync_to_async(user_of_session_token)(token) if token else AnonymousUser()
+        sign_in = (
+            await database_sync_to_async(sign_in_of_session_token)(token)
+            if (token := session_token_of(scope))
+            else TokenSignIn(user=AnonymousUser(), session_key=None)
         )
-        return await super().__call__({**scope, "user": user}, receive, send)
+        return await super().__call__(
+            {**scope, "user": sign_in.user, "session_key": sign_in.session_key}, receive, send
+        )
+
+
+def session_token_of(scope: dict[str, Any]) -> str:
+    """The X-Session-Token header of a socket's handshake ("" without one)."""
+    headers = dict(scope.get("headers", []))
+    return str(headers.get(SESSION_TOKEN_HEADER.lower().encode(), b"").decode("latin-1"))

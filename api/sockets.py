@@ -1,21 +1,23 @@
 """The match socket's messages (api.consumers), in the API's own shapes: what a seated
 player is sent when the socket opens, and how a message asking for an action on their
 game is answered. Synchronous (the consumer runs them in its database thread) and thin:
-each action is the API view's own `perform`, so the socket and POST /games/{id}/...
-check, apply and refuse alike."""
+each action is the API view's own `perform` (on a Duel, the board's
+`duel_move_perform`), so the socket and the POST check, apply and refuse alike."""
 
 import json
-import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import User
 from rest_framework import exceptions
-from rest_framework.throttling import SimpleRateThrottle
 
+from api.authentication import user_of_session_token
 from api.errors import ApiRefusal, refusal_body
+from api.serializers.duel import DuelMoveRequestSerializer
 from api.serializers.matches import match_body
+from api.throttles import move_budget_spend
 from api.views.actions import (
     AcceptLossView,
     ActionView,
@@ -26,6 +28,7 @@ from api.views.actions import (
     UndoView,
 )
 from api.views.base import state_of
+from api.views.duel import duel_board_body, duel_move_perform
 from games import selectors as games
 from matches import live, selectors
 
@@ -46,35 +49,58 @@ MESSAGE_MAX_LENGTH = 2_000
 @dataclass(frozen=True)
 class Hello:
     game_id: UUID | None
+    shared_board: bool
+    """The seats take turns on one board (the Duel): the actions are moves on it."""
     message: dict[str, Any]
 
 
 def socket_hello(*, match_id: UUID, player: User) -> Hello | None:
     """The first message: the match as the player sees it and their own game (None
-    before the match starts). None for a player with no seat in the match."""
+    before the match starts), or a Duel's board. None for a player with no seat in the
+    match."""
     if not selectors.match_is_seated(match_id=match_id, player=player):
         return None
-    game_id = selectors.match_seat_game_id(match_id=match_id, player=player)
-    return Hello(game_id=game_id, message={"type": "hello", **_match_and_game(match_id, player)})
+    greeting = _match_and_game(match_id, player)
+    game_id = greeting["match"]["your_game_id"]
+    return Hello(
+        game_id=UUID(game_id) if game_id else None,
+        shared_board=greeting["match"]["shared_board"],
+        message={"type": "hello", **greeting},
+    )
 
 
-def socket_match(*, match_id: UUID, player: User) -> dict[str, Any]:
-    """The match changed (it settled; a move on the Duel's shared board): as the player
-    now sees it."""
-    return {"type": "match", **_match_and_game(match_id, player)}
+def socket_signed_in(*, token: str, player: AbstractBaseUser) -> User | None:
+    """The socket's player as its session token signs them in now (their row as it
+    is), as every request of theirs is read; None once the token's session has ended
+    (signed out, a new password, the account disabled)."""
+    user = user_of_session_token(token)
+    return user if isinstance(user, User) and user.pk == player.pk else None
+
+
+def socket_match(*, match_id: UUID, token: str, player: User) -> dict[str, Any] | None:
+    """The match changed (it started or settled; a move on the Duel's shared board): as
+    the player now sees it; None once the socket's sign-in has ended."""
+    signed_in = socket_signed_in(token=token, player=player)
+    if signed_in is None:
+        return None
+    return {"type": "match", **_match_and_game(match_id, signed_in)}
 
 
 def _match_and_game(match_id: UUID, player: User) -> dict[str, Any]:
+    """The match, the player's own game, and a started Duel's board as they see it."""
     view = selectors.match_for_viewer(match_id=match_id, viewer=player)
-    game_id = next(
-        (seat.game_id for seat in view.seats if seat.username == player.get_username()), None
-    )
+    match = match_body(view, username=player.get_username())
+    game_id = match["your_game_id"]
     game = (
-        state_of(games.game_for_player(game_id=game_id, player=player))
+        state_of(games.game_for_player(game_id=UUID(game_id), player=player))
         if game_id is not None
         else None
     )
-    return {"match": match_body(view, username=player.get_username()), "game": game}
+    started = any(seat.game_id is not None for seat in view.seats)
+    duel = (
+        duel_board_body(match_id=match_id, player=player) if view.shared_board and started else None
+    )
+    return {"match": match, "game": game, "duel": duel}
 
 
 @dataclass(frozen=True)
@@ -83,40 +109,105 @@ class SocketAnswer:
     pushes: list[live.Push]
     """What the action pushes to the match's sockets, for the consumer to send from its
     event loop (matches.live.pushes_deferred)."""
+    signed_out: bool = False
+    """The socket's sign-in has ended: nothing was done, and the socket closes."""
 
 
-def socket_action(*, match_id: UUID, game_id: UUID | None, player: User, text: str) -> SocketAnswer:
-    """The answer to one message and the pushes its action made."""
+def socket_action(
+    *,
+    match_id: UUID,
+    game_id: UUID | None,
+    shared_board: bool,
+    token: str,
+    player: User,
+    text: str,
+) -> SocketAnswer:
+    """The answer to one message and the pushes its action made. Every message checks
+    the socket's session token first, as a request is checked: the action is the
+    player's as they are signed in now, or none at all."""
+    signed_in = socket_signed_in(token=token, player=player)
+    if signed_in is None:
+        refusal = ApiRefusal(
+            code="invalid_session_token",
+            message="The session token names no live session: log in again.",
+        )
+        message = {"type": "refusal", "id": _tag_of(text), **refusal_body(refusal)}
+        return SocketAnswer(message=message, pushes=[], signed_out=True)
     with live.pushes_deferred() as pushes:
-        message = _answer(match_id=match_id, game_id=game_id, player=player, text=text)
+        message = _answer(
+            match_id=match_id,
+            game_id=game_id,
+            shared_board=shared_board,
+            player=signed_in,
+            text=text,
+        )
     return SocketAnswer(message=message, pushes=pushes)
 
 
-def _answer(*, match_id: UUID, game_id: UUID | None, player: User, text: str) -> dict[str, Any]:
-    """The answer to one message: {"type": "answer", "id", "game", "events"} or, for a
-    refusal, {"type": "refusal", "id", "status", "errors"[, "game"]}. `id` echoes the
-    message's own, so a client can match answers to what it sent."""
+def _answer(
+    *, match_id: UUID, game_id: UUID | None, shared_board: bool, player: User, text: str
+) -> dict[str, Any]:
+    """The answer to one message: {"type": "answer", "id", "game", "events"} (on a
+    Duel {"type": "answer", "id", "duel"}) or, for a refusal, {"type": "refusal", "id",
+    "status", "errors"[, "game"]}. `id` echoes the message's own, so a client can
+    match answers to what it sent."""
     tag: Any = None
     try:
         message = _parsed(text)
         tag = message.get("id")
-        view = SOCKET_ACTIONS.get(message.get("action"))  # type: ignore[arg-type]
-        if view is None:
-            raise ApiRefusal(
-                code="malformed",
-                message=f"Unknown action: send one of {', '.join(SOCKET_ACTIONS)}.",
-                param="action",
-            )
-        if game_id is None:
-            game_id = selectors.match_seat_game_id(match_id=match_id, player=player)
-        if game_id is None:
-            raise ApiRefusal(code="match_refused", message="The match has not started yet.")
-        body = view.body(data={k: v for k, v in message.items() if k not in ("id", "action")})
-        body.is_valid(raise_exception=True)
-        answer = view().perform(player, game_id, dict(body.validated_data))
+        move_budget_spend(player=player)
+        action = message.get("action")
+        fields = {k: v for k, v in message.items() if k not in ("id", "action")}
+        if shared_board:
+            body = _duel_action(match_id, player, action, fields)
+        else:
+            body = _game_action(match_id, game_id, player, action, fields)
     except exceptions.APIException as refusal:
         return {"type": "refusal", "id": tag, **refusal_body(refusal)}
-    return {"type": "answer", "id": tag, **answer}
+    return {"type": "answer", "id": tag, **body}
+
+
+def _game_action(
+    match_id: UUID, game_id: UUID | None, player: User, action: Any, fields: dict[str, Any]
+) -> dict[str, Any]:
+    """An action on the player's own game of the match, as its POST /games/{id}/..."""
+    view = SOCKET_ACTIONS.get(action) if isinstance(action, str) else None
+    if view is None:
+        raise ApiRefusal(
+            code="malformed",
+            message=f"Unknown action: send one of {', '.join(SOCKET_ACTIONS)}.",
+            param="action",
+        )
+    if game_id is None:
+        game_id = selectors.match_seat_game_id(match_id=match_id, player=player)
+    if game_id is None:
+        raise ApiRefusal(code="match_refused", message="The match has not started yet.")
+    body = view.body(data=fields)
+    body.is_valid(raise_exception=True)
+    return view().perform(player, game_id, dict(body.validated_data))
+
+
+def _duel_action(
+    match_id: UUID, player: User, action: Any, fields: dict[str, Any]
+) -> dict[str, Any]:
+    """A move on the Duel's shared board, as POST /matches/{id}/duel/moves."""
+    if action != "move":
+        raise ApiRefusal(
+            code="malformed",
+            message='A Duel takes one action, move: a move in the notation, or "pass".',
+            param="action",
+        )
+    body = DuelMoveRequestSerializer(data=fields)
+    body.is_valid(raise_exception=True)
+    return {"duel": duel_move_perform(match_id=match_id, player=player, data=body.validated_data)}
+
+
+def _tag_of(text: str) -> Any:
+    """The message's `id`, for a refusal made before the message is acted on."""
+    try:
+        return _parsed(text).get("id")
+    except ApiRefusal:
+        return None
 
 
 def _parsed(text: str) -> dict[str, Any]:
@@ -129,35 +220,3 @@ def _parsed(text: str) -> dict[str, Any]:
     if not isinstance(message, dict):
         raise ApiRefusal(code="malformed", message="A message is one JSON object.")
     return message
-
-
-@dataclass
-class ActionBucket:
-    """A socket's own rate of actions, the API's per-player rate (API_MOVE_RATE): a
-    token bucket, so a burst up to the rate passes and the rest waits."""
-
-    per_second: float
-    capacity: float
-    tokens: float = field(init=False)
-    updated: float = field(default_factory=time.monotonic)
-
-    def __post_init__(self) -> None:
-        self.tokens = self.capacity
-
-    @classmethod
-    def of_throttle(cls, throttle: SimpleRateThrottle) -> "ActionBucket":
-        """As many actions as the throttle lets through in its period, refilled evenly."""
-        count, seconds = throttle.parse_rate(throttle.get_rate())
-        if count is None or seconds is None:
-            return cls(per_second=float("inf"), capacity=float("inf"))
-        return cls(per_second=count / seconds, capacity=float(count))
-
-    def wait(self) -> float:
-        """0 and one token taken if an action may go now, else the seconds to wait."""
-        now = time.monotonic()
-        self.tokens = min(self.capacity, self.tokens + (now - self.updated) * self.per_second)
-        self.updated = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return 0.0
-        return (1 - self.tokens) / self.per_second

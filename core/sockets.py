@@ -1,9 +1,14 @@
-"""The base of the site's WebSocket consumers."""
+"""The base of the site's WebSocket consumers, and their close codes."""
 
 from typing import Any
 
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
+
+SIGN_IN_FIRST = 4401
+"""The close code for a socket without a live sign-in (or whose sign-in has ended)."""
+NOT_YOURS = 4404
+"""The close code for a socket of a match the user has no seat in (or no such match)."""
 
 
 class DatabaseFreeDispatchConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # untyped
@@ -22,3 +27,9 @@ class DatabaseFreeDispatchConsumer(AsyncWebsocketConsumer):  # type: ignore[misc
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
+
+    async def refuse(self, code: int) -> None:
+        """Accept the handshake, then close with the code: a close before the accept
+        reaches a client as the handshake's HTTP 403, the same for every reason."""
+        await self.accept()
+        await self.close(code=code)

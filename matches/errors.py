@@ -7,3 +7,7 @@ class MatchRefused(Exception):
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
+
+
+class MatchNotYours(MatchRefused):
+    """The action is another player's to take (only its maker starts a match)."""

@@ -31,6 +31,12 @@ class MatchMode:
     turn_seconds: int | None = None
     """A shared board's turn clock: the seat to move passes when it runs out."""
 
+    @property
+    def starts_when_full(self) -> bool:
+        """A mode of a fixed number of seats (head-to-head) starts as its last seat is
+        taken; one of a range (a Sprint of 1 to 4) when its maker presses Start."""
+        return self.min_players == self.max_players
+
 
 MATCH_MODES: tuple[MatchMode, ...] = (
     MatchMode(

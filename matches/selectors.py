@@ -151,6 +151,14 @@ def match_live_view(*, match_id: UUID) -> MatchView | None:
     return _match_view(match) if match is not None else None
 
 
+def match_may_join(*, match: Match, invite_code: str | None) -> bool:
+    """Whether anyone may see the match to join it: open, and in the lobby or asked for
+    with its invite code."""
+    return match.status == Match.Status.OPEN and (
+        not match.is_private or invite_code == match.invite_code
+    )
+
+
 def match_for_viewer(
     *, match_id: UUID, viewer: AbstractBaseUser | AnonymousUser, invite_code: str | None = None
 ) -> MatchView:
@@ -158,10 +166,7 @@ def match_for_viewer(
     lobby, or a private one with its invite code); anybody else: Match.DoesNotExist."""
     match = Match.objects.select_related("created_by", "points_table").get(id=match_id)
     seated = viewer.is_authenticated and match_is_seated(match_id=match_id, player=viewer)
-    may_join = match.status == Match.Status.OPEN and (
-        not match.is_private or invite_code == match.invite_code
-    )
-    if not (seated or may_join):
+    if not (seated or match_may_join(match=match, invite_code=invite_code)):
         raise Match.DoesNotExist
     view = _match_view(match)
     if not seated:

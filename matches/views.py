@@ -3,6 +3,7 @@ live panel beside each seat's board, and the ratings. Every action is a POST for
 that works without JavaScript; a refusal comes back as a message."""
 
 from collections.abc import Callable
+from urllib.parse import urlencode
 from uuid import UUID
 
 from django.contrib import messages
@@ -33,17 +34,26 @@ def _match_url(match_id: UUID, code: str | None = None) -> str:
 @login_required
 @require_GET
 def lobby(request: AuthenticatedHttpRequest) -> HttpResponse:
-    """The modes with their quick-match queues, the open matches, the player's own."""
+    """The modes with their quick-match queues, the open matches, the player's own. A
+    lobby waiting in a queue looks again every 5 s (`?waiting=<mode>`, its poll's): once
+    the player is paired, by that look or by the beat, it takes them to their match."""
     services.matches_close_expired()
-    if services.queue_pair_all_if_embedded():
-        messages.success(request, "An opponent was found.")
+    services.queue_pair_all_if_embedded()
     current = selectors.match_current_for_player(player=request.user)
+    queued = selectors.player_queue_modes(player=request.user)
+    waited = set(request.GET.getlist("waiting")) - set(queued)
+    if current is not None and current.mode in waited:
+        messages.success(request, "An opponent was found.")
+        url = _match_url(current.id)
+        return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
     context = {
         "modes": [
             {"mode": mode, "open": services.mode_is_open(mode=mode, player=request.user)}
             for mode in match_modes()
         ],
-        "queued": selectors.player_queue_modes(player=request.user),
+        "queued": queued,
+        "poll_url": reverse("matches:lobby")
+        + (f"?{urlencode({'waiting': queued}, doseq=True)}" if queued else ""),
         "open_matches": selectors.lobby_matches(),
         "current": current,
     }

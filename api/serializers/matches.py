@@ -1,6 +1,7 @@
 """What the API shows of matches: the selectors' views (matches.selectors), never a
 match's seed or a seat's hidden cards; the invite code only to the match's players."""
 
+from dataclasses import replace
 from typing import Any
 
 from rest_framework import serializers
@@ -55,7 +56,8 @@ class SeatSerializer(serializers.Serializer[Any]):
     game_id = serializers.UUIDField(
         allow_null=True,
         help_text="The seat's game once the match starts: yours is played through /games/{id}; "
-        "another player's is a 404 there.",
+        "another player's is a 404 there. Null before the start, and on a shared board "
+        "(shared_board: the match's board, /matches/{id}/duel, is every seat's).",
     )
     score = serializers.IntegerField(help_text="The game's score now.")
     final_score = serializers.IntegerField(
@@ -94,15 +96,29 @@ class MatchSerializer(serializers.Serializer[Any]):
     points_table_version = serializers.IntegerField(allow_null=True)
     seats = SeatSerializer(many=True)
     your_game_id = serializers.UUIDField(
-        allow_null=True, help_text="Your seat's game, once the match starts."
+        allow_null=True,
+        help_text="Your seat's game, once the match starts (null on a shared board).",
+    )
+    shared_board = serializers.BooleanField(
+        help_text="The seats take turns on one board (the Duel): it is played at "
+        "/matches/{id}/duel, and no seat has a game of its own."
     )
     review = ReviewHoldField(help_text=MATCH_HOLD_HELP)
 
 
 def match_body(view: MatchView, *, username: str) -> dict[str, Any]:
-    """The match as the selector let this player see it, with their own game."""
-    your_game = next((seat.game_id for seat in view.seats if seat.username == username), None)
-    shown = {**view.__dict__, "invite_code": view.invite_code or None, "your_game_id": your_game}
+    """The match as the selector let this player see it, with their own game. A shared
+    board is no game of the site (a 404 at /games/{id}): its seats name none."""
+    seats = (
+        [replace(seat, game_id=None) for seat in view.seats] if view.shared_board else view.seats
+    )
+    your_game = next((seat.game_id for seat in seats if seat.username == username), None)
+    shown = {
+        **view.__dict__,
+        "seats": seats,
+        "invite_code": view.invite_code or None,
+        "your_game_id": your_game,
+    }
     return dict(MatchSerializer(shown).data)
 
 

@@ -1,8 +1,10 @@
 """The Head-to-Head Duel in the API: its shared board for one of its players, and a
 move on it (the seat to move only), through the services of the web's duel page."""
 
+from typing import Any
 from uuid import UUID
 
+from django.contrib.auth.models import User
 from drf_spectacular.utils import extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -18,12 +20,28 @@ from matches.models import Match
 from matches.selectors_duel import DuelBoard, duel_board_for_player
 
 
-def _board(match_id: UUID, request: Request) -> dict[str, object]:
+def duel_board_body(*, match_id: UUID, player: User) -> dict[str, Any]:
+    """The Duel's board as the player sees it (GET /matches/{id}/duel); anyone without a
+    seat in it, or a match that is not a started Duel: 404."""
     try:
-        board: DuelBoard = duel_board_for_player(match_id=match_id, player=player_of(request))
+        board: DuelBoard = duel_board_for_player(match_id=match_id, player=player)
     except Match.DoesNotExist as missing:
         raise ApiRefusal(code="not_found", message="No such duel.") from missing
     return dict(DuelBoardSerializer(board).data)
+
+
+def duel_move_perform(*, match_id: UUID, player: User, data: dict[str, Any]) -> dict[str, Any]:
+    """A move on the board (DuelMoveRequestSerializer's data), its refusals raised as the
+    API's; the board after it. The POST's and the match socket's (api.sockets)."""
+    try:
+        services.duel_move_play(
+            match_id=match_id, player=player, move=data["move"], revision=data["revision"]
+        )
+    except Match.DoesNotExist as missing:
+        raise ApiRefusal(code="not_found", message="No such duel.") from missing
+    except GameActionError as refusal:
+        raise action_refusal(refusal, game=None) from refusal
+    return duel_board_body(match_id=match_id, player=player)
 
 
 class DuelBoardView(APIView):
@@ -39,7 +57,7 @@ class DuelBoardView(APIView):
         # Whoever looks first passes a turn whose clock ran out, as the web page does.
         services.match_close_if_time_up(match_id=match_id)
         services.duel_turn_time_up(match_id=match_id)
-        return Response(_board(match_id, request))
+        return Response(duel_board_body(match_id=match_id, player=player_of(request)))
 
 
 class DuelMoveView(APIView):
@@ -55,15 +73,4 @@ class DuelMoveView(APIView):
     )
     def post(self, request: Request, match_id: UUID) -> Response:
         data = valid_data(DuelMoveRequestSerializer, request)
-        try:
-            services.duel_move_play(
-                match_id=match_id,
-                player=player_of(request),
-                move=data["move"],
-                revision=data["revision"],
-            )
-        except Match.DoesNotExist as missing:
-            raise ApiRefusal(code="not_found", message="No such duel.") from missing
-        except GameActionError as refusal:
-            raise action_refusal(refusal, game=None) from refusal
-        return Response(_board(match_id, request))
+        return Response(duel_move_perform(match_id=match_id, player=player_of(request), data=data))

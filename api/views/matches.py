@@ -37,7 +37,7 @@ from api.views.base import player_of, valid_data
 from core import params
 from core.compression import uncompressed
 from matches import selectors, services
-from matches.errors import MatchRefused
+from matches.errors import MatchNotYours, MatchRefused
 from matches.models import Match
 from matches.modes import MatchMode, match_mode, match_mode_keys, match_modes
 from players.selectors import profile_access
@@ -56,11 +56,14 @@ INVITE_CODE_PARAMETER = OpenApiParameter(
 
 
 def _served(act: Callable[[], T]) -> T:
-    """Run the service; a match the player may not see is a 404, a refusal a 409."""
+    """Run the service; a match the player may not see is a 404, another player's
+    action a 403, a refusal a 409."""
     try:
         return act()
     except Match.DoesNotExist as missing:
         raise ApiRefusal(code="not_found", message="No such match.") from missing
+    except MatchNotYours as refusal:
+        raise ApiRefusal(code="permission_denied", message=refusal.message) from refusal
     except MatchRefused as refusal:
         raise ApiRefusal(code="match_refused", message=refusal.message) from refusal
 
@@ -186,7 +189,8 @@ class MatchJoinView(APIView):
 
     @extend_schema(
         operation_id="match_join",
-        summary="Take a free seat (a private match with its code); the last seat starts it",
+        summary="Take a free seat (a private match with its code); the second seat starts a "
+        "head-to-head match",
         request=MatchJoinSerializer,
         responses={200: MatchSerializer},
         tags=["matches"],
@@ -218,11 +222,12 @@ class MatchLeaveView(APIView):
 
 
 class MatchStartView(APIView):
-    refusals = ("not_found", "match_refused")
+    refusals = ("not_found", "permission_denied", "match_refused")
 
     @extend_schema(
         operation_id="match_start",
-        summary="Start your match before every seat is taken (its maker, once enough sit)",
+        summary="Start your Sprint (its maker, once enough sit; a head-to-head match "
+        "starts as its second seat is taken)",
         request=None,
         responses={200: MatchSerializer},
         tags=["matches"],

@@ -14,9 +14,11 @@ from games.engine import get_variant, new_seed
 from games.models import Game
 from games.services import game_start
 from games.tracks import Track
-from matches.errors import MatchRefused
+from matches.errors import MatchNotYours, MatchRefused
+from matches.live import match_progress_push
 from matches.models import Match, PointsTable, Seat
 from matches.modes import MatchMode, match_mode
+from matches.selectors import match_may_join
 from matches.tasks import schedule_duel_turn_time_up, schedule_match_time_up
 
 
@@ -81,19 +83,23 @@ def match_create(
 
 
 def match_join(*, player: User, match_id: UUID, invite_code: str | None = None) -> Match:
-    """Take a free seat. A private match is joined with its invite code only. The match
-    starts by itself once its last seat is taken."""
+    """Take a free seat. A private match is joined with its invite code only. A
+    head-to-head match starts by itself once its last seat is taken; a Sprint waits,
+    full or not, for its maker to start it. A match the player may not see (neither
+    seated nor invited, selectors.match_for_viewer) is Match.DoesNotExist, as a look
+    at it is."""
     with transaction.atomic():
         match = Match.objects.select_for_update().get(id=match_id)
         mode = match_mode_require(key=match.mode)
+        seats = list(match.seats.all())
+        seated = any(seat.player_id == player.pk for seat in seats)
+        if not seated and not match_may_join(match=match, invite_code=invite_code):
+            raise Match.DoesNotExist
         if match.status != Match.Status.OPEN:
             raise MatchRefused("This match has started or is over: its seats are taken.")
-        if match.is_private and invite_code != match.invite_code:
-            raise MatchRefused("This match is private: it is joined through its invite link.")
         if match.points_table is None and mode.needs_points_table and not player.is_staff:
             points_table_for(mode=mode, player=player)
-        seats = list(match.seats.all())
-        if any(seat.player_id == player.pk for seat in seats):
+        if seated:
             return match
         if len(seats) >= mode.max_players:
             raise MatchRefused("This match is full.")
@@ -104,7 +110,7 @@ def match_join(*, player: User, match_id: UUID, invite_code: str | None = None) 
                 Seat.objects.create(match=match, player=player, number=number)
         except IntegrityError as clash:
             raise MatchRefused("That seat was just taken: try again.") from clash
-        if len(seats) + 1 == mode.max_players:
+        if mode.starts_when_full and len(seats) + 1 == mode.max_players:
             _start(match, mode)
     return match
 
@@ -125,13 +131,13 @@ def match_leave(*, player: User, match_id: UUID) -> bool:
 
 
 def match_start(*, player: User, match_id: UUID) -> Match:
-    """Start a match before all its seats are taken (a Sprint of 1 to 4): its creator
-    does, once it seats as many as its mode needs."""
+    """Start a Sprint (of 1 to 4): its maker does, once it seats as many as its mode
+    needs; anyone else is refused with MatchNotYours."""
     with transaction.atomic():
         match = Match.objects.select_for_update().get(id=match_id)
         mode = match_mode_require(key=match.mode)
         if match.created_by_id != player.pk:
-            raise MatchRefused("Only the player who made the match starts it.")
+            raise MatchNotYours("Only the player who made the match starts it.")
         if match.status != Match.Status.OPEN:
             raise MatchRefused("This match has already started.")
         seated = match.seats.count()
@@ -144,8 +150,8 @@ def match_start(*, player: User, match_id: UUID) -> Match:
 def _start(match: Match, mode: MatchMode) -> None:
     """Deal every seat's game from the match's seed, their clocks starting together
     and running out at the match's deadline; a shared board deals one game for all
-    the seats and starts its turn clock. Inside the caller's transaction, with
-    the match row locked."""
+    the seats and starts its turn clock; the match's sockets are told once it commits.
+    Inside the caller's transaction, with the match row locked."""
     now = timezone.now()
     match.status = Match.Status.RUNNING
     match.started_at = now
@@ -176,6 +182,8 @@ def _start(match: Match, mode: MatchMode) -> None:
             seat.game = game_start(player=seat.player, variant=mode.variant, track=track)
             seat.save(update_fields=["game"])
     transaction.on_commit(partial(schedule_match_time_up, match_id=match.id))
+    # A socket opened while the match waited learns of the start (and its own game).
+    transaction.on_commit(partial(match_progress_push, match_id=match.id))
 
 
 def match_rematch(*, player: User, match_id: UUID) -> Match:

@@ -72,15 +72,19 @@ def queue_pair(*, mode: str, now: datetime | None = None) -> dict[int, Match]:
 
 
 def _pair(first: QueueEntry, second: QueueEntry) -> Match | None:
+    """One match for the pair, both seated and started, and both out of the queue; or,
+    refused (a mode closed meanwhile), nothing made and both left waiting. Inside the
+    pairing's transaction, which holds both entries."""
     try:
-        match = match_create(player=first.player, mode=first.mode)
-        match_join(player=second.player, match_id=match.id)
-        if match.status == Match.Status.OPEN:
-            match_start(player=first.player, match_id=match.id)
+        with transaction.atomic():
+            match = match_create(player=first.player, mode=first.mode)
+            # A two-player mode starts as its second seat is taken; a Sprint by its maker.
+            match = match_join(player=second.player, match_id=match.id)
+            if match.status == Match.Status.OPEN:
+                match = match_start(player=first.player, match_id=match.id)
+            QueueEntry.objects.filter(id__in=[first.id, second.id]).delete()
     except MatchRefused:
         return None
-    QueueEntry.objects.filter(id__in=[first.id, second.id]).delete()
-    match.refresh_from_db()
     return match
 
 

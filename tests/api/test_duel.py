@@ -63,3 +63,17 @@ def test_a_stranger_and_a_visitor_see_no_duel(duel, make_user, anonymous_api):
     refused = eve.post(f"/api/v1/matches/{duel.id}/duel/moves", {"move": "pass", "revision": 0})
     assert refused.status_code == 404
     assert anonymous_api.get(f"/api/v1/matches/{duel.id}/duel").status_code == 401
+
+
+def test_the_duels_seats_name_no_game_of_the_site_but_the_matchs_board(api, bob_api, duel):
+    """A seat's game_id is a game the client plays at /games/{id}: the Duel's shared
+    board is none (a 404 there), so its seats name none, and the match says that its
+    board is the shared one, at /matches/{id}/duel."""
+    for client in (api, bob_api):
+        match = client.get(f"/api/v1/matches/{duel.id}").json()
+        assert match["shared_board"] is True
+        assert match["your_game_id"] is None
+        assert [seat["game_id"] for seat in match["seats"]] == [None, None]
+        assert client.get(f"/api/v1/matches/{duel.id}/duel").status_code == 200
+    board = duel.seats.get(number=0).game
+    assert api.get(f"/api/v1/games/{board.id}").status_code == 404

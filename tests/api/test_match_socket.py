@@ -11,13 +11,14 @@ from typing import Any
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.core.cache import cache
 
 from api.consumers import NOT_YOURS, SIGN_IN_FIRST
 from api.throttles import MoveRateThrottle
 from config.asgi import application
 from games.models import Game
 from matches import services
-from tests.api.conftest import ApiClient
+from tests.api.conftest import ApiClient, error_codes
 from tests.games.helpers import hidden_cards, leaked_cards
 from tests.matches.helpers import games_of, run_out_the_clock, sprint
 from tests.matches.test_consumers import first_legal_move, session_cookie
@@ -76,26 +77,44 @@ def match(player, bob):
     return sprint(player, bob)
 
 
-def test_without_a_live_session_token_the_socket_is_refused(match, player):
+async def closed_with(communicator: WebsocketCommunicator) -> int:
+    """The close code of a refused socket: accepted, then closed with it (a close
+    before the accept is the same HTTP 403 to a real client, whatever the reason)."""
+    connected, _ = await communicator.connect(timeout=TIMEOUT)
+    assert connected, "the handshake itself was refused"
+    closing = await communicator.receive_output(timeout=TIMEOUT)
+    assert closing["type"] == "websocket.close"
+    return int(closing["code"])
+
+
+def test_without_a_live_session_token_the_socket_is_told_to_sign_in(match, player):
     cookie = session_cookie(player)
+    signed_out = token_of(player)
+    ApiClient(signed_out).delete("/api/v1/auth/session")
 
     async def body() -> None:
         for communicator in (
             socket(match.id),
             socket(match.id, token="not-a-token"),
+            socket(match.id, token=signed_out),
             # A browser's cookie is the web page's socket's, never this one's.
             socket(match.id, cookie=cookie),
         ):
-            assert await communicator.connect() == (False, SIGN_IN_FIRST)
+            assert await closed_with(communicator) == SIGN_IN_FIRST
 
     run(body)
 
 
-def test_a_player_without_a_seat_is_told_of_no_match(match, make_user):
-    token = token_of(make_user("carol"))
+def test_a_player_without_a_seat_and_a_match_that_is_none_are_told_of_no_match(
+    match, make_user, player
+):
+    carol = token_of(make_user("carol"))
+    alice = token_of(player)
 
     async def body() -> None:
-        assert await socket(match.id, token=token).connect() == (False, NOT_YOURS)
+        assert await closed_with(socket(match.id, token=carol)) == NOT_YOURS
+        unknown = "00000000-0000-0000-0000-000000000000"
+        assert await closed_with(socket(unknown, token=alice)) == NOT_YOURS
 
     run(body)
 
@@ -242,23 +261,82 @@ def test_an_action_after_the_clock_ran_out_is_refused(match, player):
 
 
 def test_actions_over_the_socket_keep_to_the_apis_rate(match, player, monkeypatch):
-    monkeypatch.setattr(MoveRateThrottle, "THROTTLE_RATES", {"moves": "2/min"})
+    monkeypatch.setattr(MoveRateThrottle, "THROTTLE_RATES", {"moves": "3/min"})
     token = token_of(player)
     mine, _ = games_of(match)
     move = first_legal_move(mine)
+    # One budget: an action by POST spends it as one over the socket does.
+    assert ApiClient(token).post(f"/api/v1/games/{mine.id}/undo", {"revision": 0}).status_code
+    assert cache.get(f"throttle_moves_{player.pk}") is not None  # kept in the cache
 
     async def body() -> None:
         communicator, _ = await opened(match.id, token)
-        first = await ask(communicator, {"action": "move", "move": move, "revision": 0})
-        second = await ask(communicator, {"action": "undo", "revision": 1})
-        third = await ask(communicator, {"action": "move", "move": move, "revision": 2})
+        first = await ask(communicator, {"id": 1, "action": "move", "move": move, "revision": 0})
+        second = await ask(communicator, {"id": 2, "action": "undo", "revision": 1})
+        third = await ask(communicator, {"id": 3, "action": "move", "move": move, "revision": 2})
         assert [first["type"], second["type"], third["type"]] == ["answer", "answer", "refusal"]
+        assert third["id"] == 3
         assert third["status"] == 429
         assert [error["code"] for error in third["errors"]] == ["throttled"]
         await communicator.disconnect()
 
     run(body)
     assert stored(mine).revision == 2
+
+
+BURST = 420
+
+
+def test_a_burst_spends_the_players_one_budget_for_the_api_and_every_socket(match, player):
+    """420 actions in a burst on one socket, at the real rate (API_MOVE_RATE, 300 a
+    minute): 300 are served and 120 refused, each refusal with its action's id; then a
+    POST and a second socket are refused too."""
+    token = token_of(player)
+    mine, _ = games_of(match)
+    move = first_legal_move(mine)
+    rate = MoveRateThrottle().num_requests
+    answered: list[Any] = []
+    throttled: list[Any] = []
+
+    async def body() -> None:
+        communicator, _ = await opened(match.id, token)
+        for number in range(BURST):
+            # A move and its undo, over and over: every one a real action on the game.
+            revision = number
+            message = (
+                {"action": "move", "move": move, "revision": revision}
+                if number % 2 == 0
+                else {"action": "undo", "revision": revision}
+            )
+            reply = await ask(communicator, {"id": number, **message})
+            if reply["type"] == "answer":
+                answered.append(reply["id"])
+            else:
+                assert [error["code"] for error in reply["errors"]] == ["throttled"]
+                assert reply["status"] == 429
+                throttled.append(reply["id"])
+                break
+        # The rest of the burst, each refused as its own.
+        for number in range(len(answered) + 1, BURST):
+            reply = await ask(communicator, {"id": number, "action": "undo", "revision": 0})
+            assert [error["code"] for error in reply["errors"]] == ["throttled"]
+            throttled.append(reply["id"])
+        second, _ = await opened(match.id, token)
+        refused = await ask(second, {"id": "again", "action": "undo", "revision": 0})
+        assert refused["id"] == "again"
+        assert [error["code"] for error in refused["errors"]] == ["throttled"]
+        await communicator.disconnect()
+        await second.disconnect()
+
+    run(body)
+    print(f"\n{BURST} socket actions in a burst: {len(answered)} served, {len(throttled)} refused")
+    assert answered == list(range(rate))
+    assert throttled == list(range(rate, BURST))
+    assert stored(mine).revision == rate
+    posted = ApiClient(token).post(f"/api/v1/games/{mine.id}/undo", {"revision": rate})
+    assert posted.status_code == 429
+    assert error_codes(posted) == ["throttled"]
+    assert int(posted["Retry-After"]) > 0
 
 
 def test_when_the_match_settles_each_socket_is_sent_the_match_as_its_player_sees_it(
@@ -297,5 +375,49 @@ def test_before_the_start_there_is_no_game_and_an_action_is_refused(player, bob)
         assert refusal["status"] == 409
         assert [error["code"] for error in refusal["errors"]] == ["match_refused"]
         await communicator.disconnect()
+
+    run(body)
+
+
+async def next_of_type(communicator: WebsocketCommunicator, kind: str) -> dict[str, Any]:
+    message = json.loads(await communicator.receive_from(timeout=TIMEOUT))
+    while message["type"] != kind:
+        message = json.loads(await communicator.receive_from(timeout=TIMEOUT))
+    return message
+
+
+def test_a_socket_opened_early_hears_the_start_and_only_the_others_progress(player, bob):
+    waiting = sprint(player, bob, start=False)
+    tokens = token_of(player), token_of(bob)
+
+    async def body() -> None:
+        alice_socket, _ = await opened(waiting.id, tokens[0])
+        bob_socket, _ = await opened(waiting.id, tokens[1])
+        started = await sync_to_async(ApiClient(tokens[0]).post)(
+            f"/api/v1/matches/{waiting.id}/start"
+        )
+        assert started.status_code == 200
+        own_games = {}
+        for name, communicator in (("alice", alice_socket), ("bob", bob_socket)):
+            told = await next_of_type(communicator, "match")
+            assert told["match"]["status"] == "running"
+            assert told["game"]["id"] == told["match"]["your_game_id"]
+            own_games[name] = told["game"]["id"]
+        mine = await sync_to_async(Game.objects.get)(id=own_games["alice"])
+        move = await sync_to_async(first_legal_move)(mine)
+        # Over the socket, then by POST: alice hears neither, bob hears both.
+        answer = await ask(alice_socket, {"id": 1, "action": "move", "move": move, "revision": 0})
+        assert answer["type"] == "answer"
+        undone = await sync_to_async(ApiClient(tokens[0]).post)(
+            f"/api/v1/games/{mine.id}/undo", {"revision": 1}
+        )
+        assert undone.status_code == 200
+        for move_count in (1, 0):
+            heard = await next_of_type(bob_socket, "seat")
+            assert heard["seat"]["game_id"] == own_games["alice"]
+            assert heard["seat"]["move_count"] == move_count
+        assert await alice_socket.receive_nothing(timeout=0.5)
+        await alice_socket.disconnect()
+        await bob_socket.disconnect()
 
     run(body)

@@ -33,6 +33,7 @@ MATCH_FIELDS = {
     "seats",
     "your_game_id",
     "review",
+    "shared_board",
 }
 SEAT_FIELDS = {
     "number",
@@ -245,9 +246,13 @@ def test_a_match_that_does_not_exist(api):
 
 def test_joining_a_private_match_takes_its_code(api, bob_api, player):
     match = made(bob_api, private=True)
-    refused = api.post(f"{MATCHES}/{match['id']}/join")
-    assert refused.status_code == 409
-    assert error_codes(refused) == ["match_refused"]
+    # Without its code (or with another) it is a match the player cannot see: the 404
+    # its GET answers.
+    for body in ({}, {"code": "guess"}):
+        assert api.get(f"{MATCHES}/{match['id']}", **body).status_code == 404
+        refused = api.post(f"{MATCHES}/{match['id']}/join", body)
+        assert refused.status_code == 404
+        assert error_codes(refused) == ["not_found"]
     assert unchanged(match["id"]) == ("open", ("bob",))
     joined = api.post(f"{MATCHES}/{match['id']}/join", {"code": match["invite_code"]})
     assert joined.status_code == 200
@@ -255,14 +260,19 @@ def test_joining_a_private_match_takes_its_code(api, bob_api, player):
     assert joined.json()["invite_code"] == match["invite_code"]
 
 
-def test_joining_a_started_match_is_refused(api, bob_api):
+def test_joining_a_started_match_of_others_is_a_404_as_its_get(api, bob_api):
     match = made(bob_api)
     bob_api.post(f"{MATCHES}/{match['id']}/start")
+    assert api.get(f"{MATCHES}/{match['id']}").status_code == 404
     response = api.post(f"{MATCHES}/{match['id']}/join")
-    assert response.status_code == 409
-    assert error_codes(response) == ["match_refused"]
-    assert "has started" in response.json()["errors"][0]["message"]
+    assert response.status_code == 404
+    assert error_codes(response) == ["not_found"]
     assert unchanged(match["id"]) == ("running", ("bob",))
+    # Its own player sees it, and is told why.
+    again = bob_api.post(f"{MATCHES}/{match['id']}/join")
+    assert again.status_code == 409
+    assert error_codes(again) == ["match_refused"]
+    assert "has started" in again.json()["errors"][0]["message"]
 
 
 def test_a_code_longer_than_any_is_malformed(api, bob_api):
@@ -309,8 +319,9 @@ def test_only_its_maker_starts_a_match(api, bob_api, carol_api):
     match = made(bob_api)
     api.post(f"{MATCHES}/{match['id']}/join")
     refused = api.post(f"{MATCHES}/{match['id']}/start")
-    assert refused.status_code == 409
-    assert error_codes(refused) == ["match_refused"]
+    assert refused.status_code == 403
+    assert error_codes(refused) == ["permission_denied"]
+    assert "Only the player who made" in refused.json()["errors"][0]["message"]
     assert carol_api.post(f"{MATCHES}/{match['id']}/start").status_code == 404
     assert unchanged(match["id"])[0] == "open"
     started = bob_api.post(f"{MATCHES}/{match['id']}/start")
@@ -320,6 +331,24 @@ def test_only_its_maker_starts_a_match(api, bob_api, carol_api):
     assert 0 < body["remaining_seconds"] <= 300
     assert all(seat["game_id"] for seat in body["seats"])
     assert body["your_game_id"] == body["seats"][0]["game_id"]
+    assert body["shared_board"] is False
+
+
+def test_a_full_sprint_waits_for_its_maker_to_start_it(api, bob_api, make_user):
+    match = made(bob_api)
+    api.post(f"{MATCHES}/{match['id']}/join")
+    for name in ("carol", "dave"):
+        make_user(name)
+        client = ApiClient()
+        client.log_in(name)
+        joined = client.post(f"{MATCHES}/{match['id']}/join")
+        assert joined.status_code == 200
+    assert joined.json()["status"] == "open"
+    assert [seat["game_id"] for seat in joined.json()["seats"]] == [None] * 4
+    started = bob_api.post(f"{MATCHES}/{match['id']}/start")
+    assert started.status_code == 200
+    assert started.json()["status"] == "running"
+    assert all(seat["game_id"] for seat in started.json()["seats"])
 
 
 # Playing a match's game through the game endpoints
@@ -445,6 +474,26 @@ def test_quick_match_pairs_two_api_players(api, bob_api, player, bob):
     assert {seat["username"] for seat in match["seats"]} == {player.username, bob.username}
     assert match["your_game_id"] is not None
     assert api.get(MATCHES).json()["current"]["id"] == match["id"]
+    assert not QueueEntry.objects.exists()
+
+
+def test_quick_match_of_a_two_player_mode_makes_one_match_both_are_told_of(
+    api, bob_api, player, bob
+):
+    assert api.post(f"{MATCHES}/queue/steps_duel").status_code == 202
+    paired = bob_api.post(f"{MATCHES}/queue/steps_duel")
+    assert paired.status_code == 200
+    match = paired.json()
+    assert match["status"] == "running"
+    assert {seat["username"] for seat in match["seats"]} == {player.username, bob.username}
+    # Each look at the lobby (which pairs the queues without a worker) tells both the
+    # same match, and makes no other.
+    for _ in range(3):
+        for client in (api, bob_api):
+            lobby = client.get(MATCHES).json()
+            assert lobby["current"]["id"] == match["id"]
+            assert lobby["queued"] == []
+    assert Match.objects.count() == 1
     assert not QueueEntry.objects.exists()
 
 

@@ -41,11 +41,12 @@ def test_a_poll_of_an_unchanged_game(api, game, django_assert_num_queries):
     assert response.status_code == 304
 
 
-def test_a_move_over_the_match_socket_reads_no_session(
-    player, make_user, django_assert_num_queries
+def test_a_move_over_the_match_socket_reads_what_a_posts_does(
+    api, player, make_user, django_assert_num_queries
 ):
-    """The socket signed in once, at its handshake: a move is the action alone. One that
-    sends no card to a foundation leaves the seat's count as it was, with no query."""
+    """Each message checks the socket's token as a request is checked (its session from
+    the cache, the user), then the action alone. One that sends no card to a foundation
+    leaves the seat's count as it was, with no query."""
     Profile.objects.filter(user=player).update(auto_foundation=False)
     match = sprint(player, make_user("bob"))
     seat = match.seats.get(player=player)
@@ -53,8 +54,15 @@ def test_a_move_over_the_match_socket_reads_no_session(
     legal = [format_move(move) for move in engine.legal_moves(engine.load(seat.game.state))]
     move = next(move for move in legal if not move.endswith("-f"))
     message = json.dumps({"action": "move", "move": move, "revision": 0})
-    with django_assert_num_queries(ACTION) as captured:
-        answer = socket_action(match_id=match.id, game_id=seat.game_id, player=player, text=message)
+    with django_assert_num_queries(SIGNED_IN + ACTION) as captured:
+        answer = socket_action(
+            match_id=match.id,
+            game_id=seat.game_id,
+            shared_board=False,
+            token=api.token,
+            player=player,
+            text=message,
+        )
     assert answer.message["type"] == "answer"
     assert_one_locked_read_and_one_write(sql(captured), user_with_the_game=False)
     assert sum(pillar["count"] for pillar in answer.message["game"]["public"]["foundations"]) == 0

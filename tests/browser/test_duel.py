@@ -5,6 +5,7 @@ shows each move arrive through the match's socket without a reload. And axe-core
 no serious violation on the board, a card picked or not."""
 
 import json
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -187,7 +188,10 @@ def test_the_duel_board_has_no_serious_accessibility_violation(page, live_server
     auditor = get_user_model().objects.get(username="auditor")
     other = get_user_model().objects.create_user(username="other", password="x-long-secret-42")
     match = services.match_create(player=auditor, mode="steps_duel")
-    services.match_join(player=other, match_id=match.id)
+    # The start is pushed to the match's sockets through async_to_sync, which cannot run
+    # on the thread of Playwright's event loop: as a server would, on a thread of its own.
+    with ThreadPoolExecutor(max_workers=1) as server:
+        server.submit(services.match_join, player=other, match_id=match.id).result()
     url = f"{live_server.url}/matches/{match.id}/duel/"
     found = {}
     page.goto(url)

@@ -10,12 +10,13 @@ from matches.models import Match
 
 
 def sprint(*players, start: bool = True) -> Match:
-    """A Sprint made by the first player and joined by the others (started by its maker)."""
+    """A Sprint made by the first player and joined by the others, started by its maker
+    (a Sprint starts when its maker starts it, full or not)."""
     match = services.match_create(player=players[0], mode="steps_sprint")
     for player in players[1:]:
         services.match_join(player=player, match_id=match.id)
     match.refresh_from_db()
-    if start and match.status == Match.Status.OPEN:  # four seats start by themselves
+    if start:
         services.match_start(player=players[0], match_id=match.id)
         match.refresh_from_db()
     return match

@@ -16,6 +16,7 @@ from asgiref.sync import async_to_sync, sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.test import Client
+from django.urls import reverse
 
 from config.asgi import application
 from games import services as games
@@ -23,7 +24,7 @@ from games.engine import format_move
 from games.models import Game
 from games.variants import game_variant
 from matches import services
-from matches.consumers import NOT_YOURS
+from matches.consumers import NOT_YOURS, SIGN_IN_FIRST
 from matches.models import Match, PointsTable
 from tests.games.helpers import hidden_cards, leaked_cards
 from tests.matches.helpers import games_of, sprint
@@ -141,27 +142,41 @@ def test_a_seated_player_hears_the_opponents_move_made_on_the_board(player, bob)
     run(body)
 
 
+def closed_with(communicator: WebsocketCommunicator) -> int:
+    """The close code a refused socket gets: accepted, then closed with it (closed
+    before the accept, every refusal is the same HTTP 403 to a real client)."""
+
+    async def body() -> int:
+        connected, _ = await communicator.connect(timeout=PUSH_TIMEOUT)
+        assert connected, "the handshake itself was refused"
+        closing = await communicator.receive_output(timeout=PUSH_TIMEOUT)
+        assert closing["type"] == "websocket.close"
+        return int(closing["code"])
+
+    return async_to_sync(body)()
+
+
+def test_a_player_without_a_seat_is_told_of_no_match(player, bob, carol):
+    match = sprint(player, bob)
+    assert closed_with(socket(match, headers_of(user=carol))) == NOT_YOURS
+
+
+def test_a_visitor_is_told_to_sign_in(player, bob):
+    match = sprint(player, bob)
+    assert closed_with(socket(match, headers_of())) == SIGN_IN_FIRST
+
+
+def test_a_socket_of_a_match_that_does_not_exist_is_told_of_no_match(player, bob):
+    match = sprint(player, bob)
+    Match.objects.filter(id=match.id).delete()
+    assert closed_with(socket(match, headers_of(user=player))) == NOT_YOURS
+
+
 def refused(communicator: WebsocketCommunicator) -> tuple[bool, Any]:
     async def body() -> tuple[bool, Any]:
         return await communicator.connect(timeout=PUSH_TIMEOUT)
 
     return async_to_sync(body)()
-
-
-def test_a_player_without_a_seat_is_refused(player, bob, carol):
-    match = sprint(player, bob)
-    assert refused(socket(match, headers_of(user=carol))) == (False, NOT_YOURS)
-
-
-def test_a_visitor_is_refused(player, bob):
-    match = sprint(player, bob)
-    assert refused(socket(match, headers_of())) == (False, NOT_YOURS)
-
-
-def test_a_socket_of_a_match_that_does_not_exist_is_refused(player, bob):
-    match = sprint(player, bob)
-    Match.objects.filter(id=match.id).delete()
-    assert refused(socket(match, headers_of(user=player))) == (False, NOT_YOURS)
 
 
 @pytest.mark.parametrize("origin", ["http://evil.example", "null", None])
@@ -261,3 +276,55 @@ def test_the_match_is_over_arrives_once_it_settles(player, bob):
     run(body)
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED
+
+
+def web_client_of(user) -> tuple[Client, list[tuple[bytes, bytes]]]:
+    """A browser signed in as the user, and its socket's handshake headers."""
+    browser = Client()
+    browser.force_login(user)
+    cookie = f"{settings.SESSION_COOKIE_NAME}={browser.cookies[settings.SESSION_COOKIE_NAME].value}"
+    return browser, [
+        (b"host", b"localhost"),
+        (b"origin", ORIGIN.encode()),
+        (b"cookie", cookie.encode()),
+    ]
+
+
+def signed_out(browser: Client, user) -> None:
+    assert browser.post(reverse("account_logout")).status_code == 302
+
+
+def password_changed(browser: Client, user) -> None:
+    user.set_password("another-long-secret-42")
+    user.save()
+
+
+def disabled(browser: Client, user) -> None:
+    user.is_active = False
+    user.save()
+
+
+@pytest.mark.parametrize("ending", [signed_out, password_changed, disabled])
+def test_the_pages_socket_is_closed_when_its_session_ends(player, bob, ending):
+    match = sprint(player, bob)
+    browser, headers = web_client_of(player)
+    _, other_headers = web_client_of(bob)
+
+    async def body() -> None:
+        mine = socket(match, headers)
+        bobs = socket(match, other_headers)
+        assert (await mine.connect(timeout=PUSH_TIMEOUT))[0]
+        assert (await bobs.connect(timeout=PUSH_TIMEOUT))[0]
+        await sync_to_async(ending)(browser, player)
+        closing = await mine.receive_output(timeout=PUSH_TIMEOUT)
+        assert closing == {"type": "websocket.close", "code": SIGN_IN_FIRST}
+        # Bob's sign-in is his own: his socket stays and hears the match.
+        game = (await sync_to_async(games_of)(match))[1]
+        move = await sync_to_async(first_legal_move)(game)
+        await sync_to_async(games.game_move_play)(
+            game_id=game.id, player=bob, move=move, revision=0
+        )
+        assert await bobs.receive_from(timeout=PUSH_TIMEOUT)
+        await bobs.disconnect()
+
+    run(body)

@@ -5,7 +5,7 @@ import pytest
 from games.engine import get_variant
 from games.models import Game
 from matches import services
-from matches.errors import MatchRefused
+from matches.errors import MatchNotYours, MatchRefused
 from matches.models import Match, Seat
 from tests.matches.helpers import games_of, sprint
 
@@ -51,9 +51,10 @@ def test_a_sprint_starts_when_its_maker_starts_it(player, bob):
 
 def test_a_private_match_is_joined_by_its_invite_code_only(player, bob):
     match = services.match_create(player=player, mode="steps_sprint", private=True)
-    with pytest.raises(MatchRefused, match="private"):
+    # Without its code it is a match bob cannot see (match_for_viewer): none.
+    with pytest.raises(Match.DoesNotExist):
         services.match_join(player=bob, match_id=match.id)
-    with pytest.raises(MatchRefused, match="private"):
+    with pytest.raises(Match.DoesNotExist):
         services.match_join(player=bob, match_id=match.id, invite_code="guess")
     services.match_join(player=bob, match_id=match.id, invite_code=match.invite_code)
     assert match.seats.count() == 2
@@ -66,18 +67,35 @@ def test_joining_twice_keeps_one_seat_and_a_full_match_refuses(player, make_user
     for name in ("b1", "b2", "b3"):
         services.match_join(player=make_user(name), match_id=match.id)
     match.refresh_from_db()
-    assert match.status == Match.Status.RUNNING  # four seats: full, started
-    with pytest.raises(MatchRefused):
+    # Four seats: full, and waiting for its maker to press Start (docs/matches.md).
+    assert match.status == Match.Status.OPEN
+    with pytest.raises(MatchRefused, match="full"):
         services.match_join(player=make_user("late"), match_id=match.id)
+    services.match_start(player=player, match_id=match.id)
+    match.refresh_from_db()
+    assert match.status == Match.Status.RUNNING
+    assert match.seats.filter(game__isnull=False).count() == 4
+
+
+@pytest.mark.parametrize("mode", ["steps_duel", "klondike"])
+def test_a_two_player_mode_starts_when_its_second_seat_is_taken(player, bob, make_user, mode):
+    maker = make_user("stella", is_staff=True) if mode == "klondike" else player
+    match = services.match_create(player=maker, mode=mode)
+    joined = services.match_join(player=make_user("sam", is_staff=True), match_id=match.id)
+    assert joined.status == Match.Status.RUNNING
+    with pytest.raises(MatchRefused, match="started"):
+        services.match_start(player=maker, match_id=match.id)
 
 
 def test_only_the_maker_starts_and_a_started_match_takes_nobody(player, bob, carol):
     match = sprint(player, bob, start=False)
-    with pytest.raises(MatchRefused, match="Only the player who made"):
+    with pytest.raises(MatchNotYours, match="Only the player who made"):
         services.match_start(player=bob, match_id=match.id)
     services.match_start(player=player, match_id=match.id)
-    with pytest.raises(MatchRefused, match="started"):
+    with pytest.raises(Match.DoesNotExist):  # no longer in the lobby: not carol's to see
         services.match_join(player=carol, match_id=match.id)
+    with pytest.raises(MatchRefused, match="started"):
+        services.match_join(player=bob, match_id=match.id)
     with pytest.raises(MatchRefused, match="started"):
         services.match_leave(player=bob, match_id=match.id)
 

@@ -2,6 +2,7 @@
 ratings, and the ratings and matches on a profile."""
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from accounts.services import profile_update
@@ -48,6 +49,9 @@ def test_a_private_match_is_a_404_without_its_code_and_joinable_with_it(client, 
     client.force_login(bob)
     url = reverse("matches:detail", kwargs={"match_id": match.id})
     assert client.get(url).status_code == 404
+    join = reverse("matches:join", kwargs={"match_id": match.id})
+    assert client.post(join).status_code == 404
+    assert client.post(join, {"code": "guess"}).status_code == 404
     invited = client.get(url, {"code": match.invite_code}).content.decode()
     assert 'id="join-match"' in invited
     assert match.invite_code in invited  # in the join form, the one link bob was given
@@ -121,3 +125,29 @@ def test_the_ratings_page_and_the_profile_show_the_ratings(
     profile_update(user=bob, public=False, highlight_moves=False, reduced_motion=False)
     hidden = player_client.get(reverse("players:profile", kwargs={"username": "bob"}))
     assert 'id="recent-matches"' not in hidden.content.decode()
+
+
+def test_quick_match_takes_both_players_to_their_one_match(client, player, bob):
+    """Both press Quick match for the Duel: the second is paired at once and taken to
+    the match; the first's lobby, looking again every 5 s, is taken there too."""
+    lobby = reverse("matches:lobby")
+    client.force_login(player)
+    assert client.post(reverse("matches:queue_join", args=["steps_duel"]))["Location"] == lobby
+    waiting = client.get(lobby).content.decode()
+    assert "Looking for an opponent" in waiting
+    poll = f"{lobby}?waiting=steps_duel"
+    assert f'hx-get="{poll}"' in waiting
+    bobs = Client()
+    bobs.force_login(bob)
+    match_page = bobs.post(reverse("matches:queue_join", args=["steps_duel"]))["Location"]
+    match = Match.objects.get()
+    assert match_page == reverse("matches:detail", kwargs={"match_id": match.id})
+    assert match.status == Match.Status.RUNNING
+    looked = client.get(poll, headers={"HX-Request": "true"})
+    assert looked["HX-Redirect"] == match_page
+    # Looking again (the poll of a lobby left open) makes no other match.
+    for _ in range(3):
+        page = client.get(lobby, headers={"HX-Request": "true"}).content.decode()
+        assert "Looking for an opponent" not in page
+        assert f'href="{match_page}"' in page
+    assert Match.objects.count() == 1

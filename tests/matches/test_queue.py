@@ -7,7 +7,7 @@ import pytest
 from django.utils import timezone
 
 from matches import services
-from matches.models import Match, QueueEntry, Rating
+from matches.models import Match, PointsTable, QueueEntry, Rating
 from matches.services.queue import rating_window
 
 pytestmark = pytest.mark.django_db
@@ -81,3 +81,49 @@ def test_joining_twice_waits_once(player):
     services.queue_join(player=player, mode="steps_sprint")
     services.queue_join(player=player, mode="steps_sprint")
     assert QueueEntry.objects.count() == 1
+
+
+@pytest.fixture
+def klondike_open(make_user):
+    """Klondike head-to-head opened to players by a published test points table."""
+    table = PointsTable.objects.create(
+        version=1, points={"waste_to_tableau": 5, "flip": 5}, note="The test table."
+    )
+    services.points_table_publish(table_id=table.pk, staff=make_user("stella", is_staff=True))
+
+
+MODES = ["steps_duel", "klondike", "steps_sprint"]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_pair_left_in_the_queue_makes_one_match_however_many_runs_follow(
+    player, make_user, klondike_open, mode
+):
+    bob = make_user("bob")
+    for user in (player, bob):
+        QueueEntry.objects.create(player=user, mode=mode, rating=1500, joined_at=timezone.now())
+    made = services.queue_pair(mode=mode)
+    for _ in range(4):  # the beat every 5 s, each look at the lobby without a worker
+        assert services.queue_pair(mode=mode) == {}
+        assert services.queue_pair_all_if_embedded() == 0
+    match = Match.objects.get()
+    assert made == {player.pk: match, bob.pk: match}
+    assert match.status == Match.Status.RUNNING
+    assert {seat.player for seat in match.seats.all()} == {player, bob}
+    assert all(seat.game_id is not None for seat in match.seats.all())
+    assert not QueueEntry.objects.exists()
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_the_second_player_to_queue_is_paired_into_one_match(
+    player, make_user, klondike_open, mode
+):
+    bob = make_user("bob")
+    assert services.queue_join(player=player, mode=mode) is None
+    match = services.queue_join(player=bob, mode=mode)
+    assert match is not None
+    assert match.status == Match.Status.RUNNING
+    services.queue_pair_all()
+    assert list(Match.objects.all()) == [match]
+    assert {seat.player for seat in match.seats.all()} == {player, bob}
+    assert not QueueEntry.objects.exists()
