@@ -19,6 +19,7 @@ from django.forms import Form
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.selectors import profile_for_user
@@ -187,6 +188,10 @@ def _render_board(
     brought it; ``hint`` the move a hint suggested for this board (text, source,
     destination)."""
     highlight = _highlight_preference(request, game, highlight)
+    # The same address answers htmx with the board alone and a browser with the page:
+    # a history restore (htmx asks for the whole page) and the browser's own cache
+    # must not take one for the other.
+    partial = bool(request.htmx) and not request.htmx.history_restore_request
     board = selectors.game_board(
         game=game, selected=selected, highlight_preference=highlight, state=state
     )
@@ -200,7 +205,7 @@ def _render_board(
             variant=game.variant,
             match_id=game.track_ref if game.track == Game.Track.MATCH else "",
         ),
-        "csrf_field": csrf_field(request, full_page=not request.htmx),
+        "csrf_field": csrf_field(request, full_page=not partial),
         "error": error,
         "confirm_finish": confirm_finish,
         "confirm_restart": confirm_restart,
@@ -209,9 +214,14 @@ def _render_board(
         "cleared_spikes": _event_values(events, "spike_cleared:"),
     }
     html = board_html(request=request, context=context)
-    if request.htmx:
-        return HttpResponse(html, status=status)
-    return render(request, "games/game.html", {"board": board, "board_html": html}, status=status)
+    if partial:
+        response = HttpResponse(html, status=status)
+    else:
+        response = render(
+            request, "games/game.html", {"board": board, "board_html": html}, status=status
+        )
+    patch_vary_headers(response, ("HX-Request",))
+    return response
 
 
 def _event_values(events: tuple[str, ...], prefix: str) -> list[str]:

@@ -53,6 +53,7 @@ check failed; the figures themselves assert nothing. Bounded: each phase stops i
 
 import argparse
 import http.client
+import json
 import os
 import random
 import re
@@ -123,8 +124,9 @@ def deal_again(connections: Connections, player: Player, index: int) -> None:
     status, headers, _ = connections.send(
         player, "POST", f"/play/{old.variant}/new/", {"confirm": "on"}
     )
-    location = headers.get("HX-Location", "")
-    if status != 204 or not location:
+    # From the board: where htmx is to fetch the new game's board (games.navigation).
+    location = json.loads(headers.get("HX-Location") or "{}").get("path", "")
+    if status != 200 or not location:
         raise RuntimeError(f"a new deal of {old.variant} was answered {status}")
     board = Board(variant=old.variant, game_id=location.rstrip("/").rsplit("/", 1)[1])
     # As htmx follows HX-Location: the board alone, swapped in place of the old one.

@@ -356,7 +356,7 @@
     current.querySelectorAll("[data-card]").forEach(function (face) {
       cards[face.dataset.card] = placeName(placeOf(face));
     });
-    before = { focus: focus, cards: cards };
+    before = { focus: focus, cards: cards, game: current.dataset.game };
     pending = null;
     selection = null;
   });
@@ -414,6 +414,12 @@
     const seen = before;
     before = null;
     refocus(current, seen.focus);
+    if (seen.game !== current.dataset.game) {
+      // Another game's board (a new deal, a restart): its cards are news, not moves.
+      const title = current.querySelector(".hud-title");
+      announce("New game: " + (title ? title.textContent.trim().replace(/\s+/g, " ") : current.getAttribute("aria-label")) + ".");
+      return;
+    }
     const alert = current.querySelector("[role=alert]");
     if (!alert) announce(describe(current, seen.cards));
   });

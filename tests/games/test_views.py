@@ -1,3 +1,5 @@
+import json
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -198,10 +200,48 @@ def test_new_deal_and_restart(player_client, player, game):
     game.refresh_from_db()
     assert game.status == Game.Status.ABANDONED
     restart = player_client.post(url("restart", game), {"confirm": "on"}, **HX)
-    assert restart.status_code == 204
+    assert restart.status_code == 200
     latest = Game.objects.filter(player=player, status=Game.Status.ACTIVE).get()
-    assert restart["HX-Location"] == url("detail", latest)
+    assert restart["HX-Redirect"] == url("detail", latest)
     assert latest.seed == game.seed
+
+
+ON_THE_BOARD = {**HX, "HTTP_HX_TARGET": "board"}
+
+
+def test_new_deal_and_restart_on_the_board_fetch_the_new_board_in_place(
+    player_client, player, game
+):
+    """htmx is told to fetch the new game's board into the old one's place (and to push
+    its address): a bare HX-Location would swap the board alone into <body>."""
+    new = player_client.post(
+        reverse("games:new_deal", args=["klondike"]), {"confirm": "on"}, **ON_THE_BOARD
+    )
+    dealt = Game.objects.get(player=player, status=Game.Status.ACTIVE)
+    restart = player_client.post(url("restart", dealt), {"confirm": "on"}, **ON_THE_BOARD)
+    restarted = Game.objects.get(player=player, status=Game.Status.ACTIVE)
+    assert restarted.restart_of_id == dealt.id
+    for answer, shown in ((new, dealt), (restart, restarted)):
+        assert answer.status_code == 200
+        assert json.loads(answer["HX-Location"]) == {
+            "path": url("detail", shown),
+            "target": "#board",
+            "swap": "outerHTML",
+        }
+    fetched = player_client.get(url("detail", restarted), **ON_THE_BOARD)
+    assert fetched.content.lstrip().startswith(b'<section id="board"')
+
+
+def test_the_board_address_answers_a_history_restore_with_the_whole_page(player_client, game):
+    """htmx asks again for a page it pushed when its history cache misses: the page,
+    not the board alone; and the browser keeps the two answers apart (Vary)."""
+    restored = player_client.get(
+        url("detail", game), HTTP_HX_REQUEST="true", HTTP_HX_HISTORY_RESTORE_REQUEST="true"
+    )
+    assert b"<html" in restored.content
+    assert b'id="keys-help"' in restored.content
+    for answer in (restored, player_client.get(url("detail", game), **HX)):
+        assert "HX-Request" in answer["Vary"]
 
 
 def test_history_pages_ten_games_with_the_figures(player_client, player):
