@@ -90,12 +90,12 @@ def page_without_javascript(live_server, monkeypatch):
         context = browser.new_context(
             viewport={"width": 412, "height": 915}, java_script_enabled=False
         )
-        context.on("response", watch._response)
+        context.on("response", watch.record_response)
         page = context.new_page()
         page.set_default_timeout(10_000)
         try:
             yield page
-            assert not watch.unprotected, watch.unprotected
+            watch.check_protected()
         finally:
             context.close()
             browser.close()
