@@ -21,6 +21,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import trigger_client_event
 
 from accounts.selectors import profile_for_user
 from accounts.session_user import (
@@ -34,7 +35,7 @@ from core import params
 from core.http import AuthenticatedHttpRequest
 from games import selectors, services
 from games.engine import EngineError
-from games.errors import GameActionError, MoveRefused, SignedOut, StaleAction
+from games.errors import MALFORMED, GameActionError, SignedOut
 from games.forms import ActionForm, ConfirmForm, FinishForm, MoveForm, TapForm
 from games.models import Game
 from games.navigation import game_page_response
@@ -42,8 +43,6 @@ from games.options import posted_options
 from games.rendering import board_html, board_urls, csrf_field
 from games.specs import GameSpec, game_keys, game_spec, game_specs
 from games.tracks import casual_track
-
-REFUSAL_STATUS = {MoveRefused: 422, StaleAction: 409}
 
 
 def _spec_or_404(variant: str) -> GameSpec:
@@ -143,7 +142,7 @@ def restart(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpResponse:
     game = _own_game_or_404(request, game_id)
     confirm = ConfirmForm(request.POST)
     if not confirm.is_valid():
-        return _refused(request, game, "That request was malformed.", 400)
+        return _refused(request, game, "That request was malformed.", MALFORMED)
     if not confirm.cleaned_data["confirm"]:
         active = selectors.game_active_on_track(
             player=request.user, variant=game.variant, track=game.track, ref=game.track_ref
@@ -155,7 +154,7 @@ def restart(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpResponse:
     except Game.DoesNotExist as missing:
         raise Http404("No such game") from missing
     except GameActionError as refusal:
-        return _refused(request, game, refusal.message, 409)
+        return _refused(request, game, refusal.message, refusal.code)
     return game_page_response(request, restarted.id)
 
 
@@ -179,7 +178,6 @@ def _render_board(
     confirm_restart: bool = False,
     confirm_new_deal: bool = False,
     events: tuple[str, ...] = (),
-    status: int = 200,
     highlight: bool | None = None,
     hint: dict[str, str | None] | None = None,
     state: Any = None,
@@ -215,11 +213,9 @@ def _render_board(
     }
     html = board_html(request=request, context=context)
     if partial:
-        response = HttpResponse(html, status=status)
+        response = HttpResponse(html)
     else:
-        response = render(
-            request, "games/game.html", {"board": board, "board_html": html}, status=status
-        )
+        response = render(request, "games/game.html", {"board": board, "board_html": html})
     patch_vary_headers(response, ("HX-Request",))
     return response
 
@@ -258,8 +254,7 @@ def _acted(
     except SignedOut:
         return signed_out(request)
     except GameActionError as refusal:
-        status = REFUSAL_STATUS.get(type(refusal), 409)
-        return _refused(request, _own_game_or_404(request, game_id), refusal.message, status)
+        return _refused(request, _own_game_or_404(request, game_id), refusal.message, refusal.code)
     finally:
         session_rekeyed(request)
 
@@ -274,7 +269,7 @@ def _run_action(
     board reads the player's preferences that came with the action's locked read."""
     if not form.is_valid():
         return _refused(
-            request, _own_game_or_404(request, game_id), "That request was malformed.", 400
+            request, _own_game_or_404(request, game_id), "That request was malformed.", MALFORMED
         )
     outcome = _acted(request, game_id, lambda player: action(form.cleaned_data, player))
     if isinstance(outcome, HttpResponse):
@@ -294,10 +289,16 @@ def _refused(
     request: AuthenticatedHttpRequest,
     game: Game,
     message: str,
-    status: int,
+    code: str,
 ) -> HttpResponse:
+    """A refusal, which changed nothing. To htmx: 200, the board with the reason and an
+    HX-Trigger `refused` event carrying the API's code for it (a 4xx would have the
+    browser log an error for an answer the page expects); without JavaScript: back to
+    the board, with the reason as a message."""
     if request.htmx:
-        return _render_board(request, game, error=message, status=status)
+        return trigger_client_event(
+            _render_board(request, game, error=message), "refused", {"code": code}
+        )
     messages.error(request, message)
     return redirect("games:detail", game_id=game.id)
 
@@ -360,7 +361,7 @@ def hint(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpResponse:
     form = ActionForm(request.POST)
     if not form.is_valid():
         return _refused(
-            request, _own_game_or_404(request, game_id), "That request was malformed.", 400
+            request, _own_game_or_404(request, game_id), "That request was malformed.", MALFORMED
         )
     outcome = _acted(
         request,

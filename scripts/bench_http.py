@@ -72,7 +72,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench_http_checks import verified
-from bench_http_client import Board, Connections, Nodes, Player, board_read
+from bench_http_client import Board, Connections, Nodes, Player, board_read, refusal_code
 from benchlib import (
     ROOT,
     cpu_seconds,
@@ -317,10 +317,10 @@ def daily_games_finished(players: list[Player], nodes: Nodes) -> None:
             if not board.daily or board.status != "active":
                 continue
             form = {"confirm": "on", "revision": str(board.revision)}
-            status, _, html = connections.send(
+            status, headers, html = connections.send(
                 player, "POST", f"/games/{board.game_id}/finish/", form
             )
-            if status != 200:
+            if status != 200 or refusal_code(headers) is not None:
                 board.refused += 1
             board_read(board, html)
 

@@ -52,7 +52,7 @@
       rects[face.dataset.card] = card.getBoundingClientRect();
       elements[face.dataset.card] = card;
     });
-    first = { rects: rects, elements: elements, status: current.dataset.status, game: current.dataset.game, ok: event.detail.xhr.status < 300 };
+    first = { rects: rects, elements: elements, status: current.dataset.status, game: current.dataset.game };
   });
 
   document.addEventListener("htmx:afterSwap", function () {
@@ -62,7 +62,7 @@
     first = null;
     // A page's first board, or another game's (a new deal, a restart): dealt anew.
     if (!seen || seen.game !== current.dataset.game) { deal(current); return; }
-    if (seen.ok) cardTap();
+    if (!current.querySelector("#refusal")) cardTap();
     const won = current.dataset.status === "won" && seen.status === "active";
     if (won) fanfare();
     if (reduced()) return;

@@ -110,8 +110,16 @@
     return all.length ? all[all.length - 1] : null;
   }
 
+  // A refusal's reason stays until the player tries again: a new pick (of a drag as
+  // well) takes it away, so that a drop asking nothing leaves no old reason behind.
+  function dismissRefusal() {
+    const refusal = document.querySelector("#board #refusal");
+    if (refusal) refusal.remove();
+  }
+
   function select(pick, quiet) {
     clearSelection();
+    dismissRefusal();
     const current = board();
     const places = targetPlaces(current, pick);
     const name = cardName(cardCode(pick.el));
@@ -420,8 +428,10 @@
       announce("New game: " + (title ? title.textContent.trim().replace(/\s+/g, " ") : current.getAttribute("aria-label")) + ".");
       return;
     }
-    const alert = current.querySelector("[role=alert]");
-    if (!alert) announce(describe(current, seen.cards));
+    const refusal = current.querySelector("#refusal");
+    if (refusal) { announce(refusal.textContent.trim()); return; }
+    // A lost position's banner is an alert of its own.
+    if (!current.querySelector("[role=alert]")) announce(describe(current, seen.cards));
   });
 
   // Countdowns (next daily deals, a Time Attack clock) tick down between
