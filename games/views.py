@@ -185,7 +185,7 @@ def _render_board(
     """``highlight`` is the player's highlighting setting, when the action's read
     brought it; ``hint`` the move a hint suggested for this board (text, source,
     destination)."""
-    highlight = _highlight_preference(request, game, highlight)
+    highlight = _highlight_preference(request, highlight)
     # The same address answers htmx with the board alone and a browser with the page:
     # a history restore (htmx asks for the whole page) and the browser's own cache
     # must not take one for the other.
@@ -224,13 +224,9 @@ def _event_values(events: tuple[str, ...], prefix: str) -> list[str]:
     return [event.removeprefix(prefix) for event in events if event.startswith(prefix)]
 
 
-def _highlight_preference(
-    request: AuthenticatedHttpRequest, game: Game, setting: bool | None
-) -> bool:
-    """Only boards that highlight playable cards read the player's setting."""
-    spec = game_spec(game.variant)
-    if spec is None or not spec.highlighting:
-        return False
+def _highlight_preference(request: AuthenticatedHttpRequest, setting: bool | None) -> bool:
+    """The player's highlighting setting: as the action's locked read brought it, or read
+    now. Every board reads it: it lights the places a picked card can go on each game."""
     return setting if setting is not None else profile_for_user(user=request.user).highlight_moves
 
 
