@@ -17,7 +17,7 @@ from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
-from games.errors import GameActionError, GameClosed, MoveRefused, StaleAction
+from games.errors import GameActionError
 
 ERROR_CODES: dict[str, tuple[int, str]] = {
     "malformed": (400, "A field is missing, of the wrong type or out of range (see `param`)."),
@@ -71,12 +71,6 @@ _DRF_CODES = {
     "throttled": "throttled",
 }
 
-_ACTION_REFUSALS: dict[type[GameActionError], str] = {
-    MoveRefused: "illegal_move",
-    StaleAction: "stale_revision",
-    GameClosed: "game_closed",
-}
-
 
 class ApiRefusal(exceptions.APIException):
     """A refusal with one of ERROR_CODES, and the game it concerns when there is one."""
@@ -99,12 +93,9 @@ class ApiRefusal(exceptions.APIException):
 
 
 def action_refusal(refusal: GameActionError, *, game: dict[str, Any] | None) -> ApiRefusal:
-    """The API's refusal for a game service's (an illegal move, a stale revision, ...)."""
-    code = next(
-        (code for kind, code in _ACTION_REFUSALS.items() if isinstance(refusal, kind)),
-        "game_closed",
-    )
-    return ApiRefusal(code=code, message=refusal.message, game=game)
+    """The API's refusal for a game service's (an illegal move, a stale revision, ...):
+    the code the refusal carries (games.errors), the web's too."""
+    return ApiRefusal(code=refusal.code, message=refusal.message, game=game)
 
 
 def _validation_errors(detail: Any, param: str | None = None) -> list[dict[str, Any]]:

@@ -72,7 +72,12 @@ class Board:
     game adds a bonus): then the board shows the final score beside the score."""
     remaining_seconds: int | None
     highlight: bool
+    """Whether Spike's playable cards are marked: always_highlight, or asked for by
+    selecting the waste."""
     always_highlight: bool
+    """Whether the board lights where cards can go (a picked card's places, Spike's
+    playable cards): the player's highlighting setting, or a game mode that always
+    does (Spike's relaxed)."""
     templates: dict[str, str]
     """The game's own templates by part (board, hud, summary): games.specs."""
     move_map: dict[str, dict[str, str]]

@@ -3,7 +3,7 @@
 A game joins the platform by its spec here, its engine variant, its templates
 (`templates/games/<key>/`) and its rules document; every list the platform keeps
 (the games shown, the deal options, daily deals and their ranking, the review's
-win-time rule, move highlighting, the per-game badges) reads from this registry.
+win-time rule, the per-game badges) reads from this registry.
 docs/adding-a-game.md walks through it.
 """
 
@@ -35,8 +35,6 @@ class GameSpec:
     """The name of the ranking rule of its leaderboards (leaderboards/ranking.py)."""
     min_win_seconds: int | None = 45
     """A win faster than this is flagged for review as implausible (None: no such rule)."""
-    highlighting: bool = False
-    """Whether the board highlights the playable cards (and reads the player's setting)."""
     generic_badges: bool = True
     """Whether the game has the first-win and win-without-undo badges."""
     pooled_options: tuple[Mapping[str, Any], ...] = (MappingProxyType({}),)
@@ -91,7 +89,6 @@ GAME_SPECS: tuple[GameSpec, ...] = (
         ),
         ranking="score_time",
         min_win_seconds=20,
-        highlighting=True,
     ),
 )
 

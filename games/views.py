@@ -19,7 +19,9 @@ from django.forms import Form
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import trigger_client_event
 
 from accounts.selectors import profile_for_user
 from accounts.session_user import (
@@ -33,7 +35,7 @@ from core import params
 from core.http import AuthenticatedHttpRequest
 from games import selectors, services
 from games.engine import EngineError
-from games.errors import GameActionError, MoveRefused, StaleAction
+from games.errors import MALFORMED, GameActionError
 from games.forms import ActionForm, ConfirmForm, FinishForm, MoveForm, TapForm
 from games.models import Game
 from games.navigation import game_page_response
@@ -41,8 +43,6 @@ from games.options import posted_options
 from games.rendering import board_html, board_urls, csrf_field
 from games.specs import GameSpec, game_keys, game_spec, game_specs
 from games.tracks import casual_track
-
-REFUSAL_STATUS = {MoveRefused: 422, StaleAction: 409}
 
 
 def _spec_or_404(variant: str) -> GameSpec:
@@ -143,7 +143,7 @@ def restart(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpResponse:
     game = _own_game_or_404(request, game_id)
     confirm = ConfirmForm(request.POST)
     if not confirm.is_valid():
-        return _refused(request, game, "That request was malformed.", 400)
+        return _refused(request, game, "That request was malformed.", MALFORMED)
     if not confirm.cleaned_data["confirm"]:
         active = selectors.game_active_on_track(
             player=request.user, variant=game.variant, track=game.track, ref=game.track_ref
@@ -155,7 +155,7 @@ def restart(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpResponse:
     except Game.DoesNotExist as missing:
         raise Http404("No such game") from missing
     except GameActionError as refusal:
-        return _refused(request, game, refusal.message, 409)
+        return _refused(request, game, refusal.message, refusal.code)
     return game_page_response(request, restarted.id)
 
 
@@ -179,7 +179,6 @@ def _render_board(
     confirm_restart: bool = False,
     confirm_new_deal: bool = False,
     events: tuple[str, ...] = (),
-    status: int = 200,
     highlight: bool | None = None,
     hint: dict[str, str | None] | None = None,
     state: Any = None,
@@ -187,7 +186,11 @@ def _render_board(
     """``highlight`` is the player's highlighting setting, when the action's read
     brought it; ``hint`` the move a hint suggested for this board (text, source,
     destination)."""
-    highlight = _highlight_preference(request, game, highlight)
+    highlight = _highlight_preference(request, highlight)
+    # The same address answers htmx with the board alone and a browser with the page:
+    # a history restore (htmx asks for the whole page) and the browser's own cache
+    # must not take one for the other.
+    partial = bool(request.htmx) and not request.htmx.history_restore_request
     board = selectors.game_board(
         game=game, selected=selected, highlight_preference=highlight, state=state
     )
@@ -201,7 +204,7 @@ def _render_board(
             variant=game.variant,
             match_id=game.track_ref if game.track == Game.Track.MATCH else "",
         ),
-        "csrf_field": csrf_field(request, full_page=not request.htmx),
+        "csrf_field": csrf_field(request, full_page=not partial),
         "error": error,
         "confirm_finish": confirm_finish,
         "confirm_restart": confirm_restart,
@@ -210,22 +213,21 @@ def _render_board(
         "cleared_spikes": _event_values(events, "spike_cleared:"),
     }
     html = board_html(request=request, context=context)
-    if request.htmx:
-        return HttpResponse(html, status=status)
-    return render(request, "games/game.html", {"board": board, "board_html": html}, status=status)
+    if partial:
+        response = HttpResponse(html)
+    else:
+        response = render(request, "games/game.html", {"board": board, "board_html": html})
+    patch_vary_headers(response, ("HX-Request",))
+    return response
 
 
 def _event_values(events: tuple[str, ...], prefix: str) -> list[str]:
     return [event.removeprefix(prefix) for event in events if event.startswith(prefix)]
 
 
-def _highlight_preference(
-    request: AuthenticatedHttpRequest, game: Game, setting: bool | None
-) -> bool:
-    """Only boards that highlight playable cards read the player's setting."""
-    spec = game_spec(game.variant)
-    if spec is None or not spec.highlighting:
-        return False
+def _highlight_preference(request: AuthenticatedHttpRequest, setting: bool | None) -> bool:
+    """The player's highlighting setting: as the action's locked read brought it, or read
+    now. Every board reads it: it lights the places a picked card can go on each game."""
     return setting if setting is not None else profile_for_user(user=request.user).highlight_moves
 
 
@@ -251,8 +253,7 @@ def _acted(
         session_user(request)
         raise Http404("No such game") from missing
     except GameActionError as refusal:
-        status = REFUSAL_STATUS.get(type(refusal), 409)
-        return _refused(request, _own_game_or_404(request, game_id), refusal.message, status)
+        return _refused(request, _own_game_or_404(request, game_id), refusal.message, refusal.code)
     finally:
         session_rekeyed(request)
 
@@ -267,7 +268,7 @@ def _run_action(
     board reads the player's preferences that came with the action's locked read."""
     if not form.is_valid():
         return _refused(
-            request, _own_game_or_404(request, game_id), "That request was malformed.", 400
+            request, _own_game_or_404(request, game_id), "That request was malformed.", MALFORMED
         )
     outcome = _acted(request, game_id, lambda player: action(form.cleaned_data, player))
     if isinstance(outcome, HttpResponse):
@@ -287,10 +288,16 @@ def _refused(
     request: AuthenticatedHttpRequest,
     game: Game,
     message: str,
-    status: int,
+    code: str,
 ) -> HttpResponse:
+    """A refusal, which changed nothing. To htmx: 200, the board with the reason and an
+    HX-Trigger `refused` event carrying the API's code for it (a 4xx would have the
+    browser log an error for an answer the page expects); without JavaScript: back to
+    the board, with the reason as a message."""
     if request.htmx:
-        return _render_board(request, game, error=message, status=status)
+        return trigger_client_event(
+            _render_board(request, game, error=message), "refused", {"code": code}
+        )
     messages.error(request, message)
     return redirect("games:detail", game_id=game.id)
 
@@ -353,7 +360,7 @@ def hint(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpResponse:
     form = ActionForm(request.POST)
     if not form.is_valid():
         return _refused(
-            request, _own_game_or_404(request, game_id), "That request was malformed.", 400
+            request, _own_game_or_404(request, game_id), "That request was malformed.", MALFORMED
         )
     outcome = _acted(
         request,

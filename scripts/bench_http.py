@@ -53,6 +53,7 @@ check failed; the figures themselves assert nothing. Bounded: each phase stops i
 
 import argparse
 import http.client
+import json
 import os
 import random
 import re
@@ -71,7 +72,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench_http_checks import verified
-from bench_http_client import Board, Connections, Nodes, Player, board_read
+from bench_http_client import Board, Connections, Nodes, Player, board_read, refusal_code
 from benchlib import (
     ROOT,
     cpu_seconds,
@@ -123,8 +124,9 @@ def deal_again(connections: Connections, player: Player, index: int) -> None:
     status, headers, _ = connections.send(
         player, "POST", f"/play/{old.variant}/new/", {"confirm": "on"}
     )
-    location = headers.get("HX-Location", "")
-    if status != 204 or not location:
+    # From the board: where htmx is to fetch the new game's board (games.navigation).
+    location = json.loads(headers.get("HX-Location") or "{}").get("path", "")
+    if status != 200 or not location:
         raise RuntimeError(f"a new deal of {old.variant} was answered {status}")
     board = Board(variant=old.variant, game_id=location.rstrip("/").rsplit("/", 1)[1])
     # As htmx follows HX-Location: the board alone, swapped in place of the old one.
@@ -315,10 +317,10 @@ def daily_games_finished(players: list[Player], nodes: Nodes) -> None:
             if not board.daily or board.status != "active":
                 continue
             form = {"confirm": "on", "revision": str(board.revision)}
-            status, _, html = connections.send(
+            status, headers, html = connections.send(
                 player, "POST", f"/games/{board.game_id}/finish/", form
             )
-            if status != 200:
+            if status != 200 or refusal_code(headers) is not None:
                 board.refused += 1
             board_read(board, html)
 

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bench_http_client import Board, Connections, Nodes, Player, board_read
+from bench_http_client import Board, Connections, Nodes, Player, board_read, refusal_code
 
 RACED_GAMES = 4
 """Games whose one move is sent to both nodes at once."""
@@ -127,33 +127,36 @@ def sessions_served(players: list[Player], nodes: Nodes) -> Check:
     return Check("sessions", everywhere == len(players) and not nodes.signed_out, figures)
 
 
-def raced(nodes: Nodes, player: Player, board: Board, move: str) -> tuple[list[int], str]:
+def raced(nodes: Nodes, player: Player, board: Board, move: str) -> tuple[list[str], str]:
     """The same move with the same revision sent to two nodes at the same instant;
-    the two answers' statuses and the accepted one's board."""
+    the two answers' outcomes ("played", a refusal's code, or the status of another
+    answer) and the played one's board."""
     barrier = threading.Barrier(2)
-    answers: list[tuple[int, str]] = []
+    answers: list[tuple[str, str]] = []
 
     def send(node: int) -> None:
         connections = Connections(nodes)
         connections.open[node].connect()
         form = {"move": move, "revision": str(board.revision)}
         barrier.wait()
-        status, _, html = connections.send(
+        status, headers, html = connections.send(
             player, "POST", f"/games/{board.game_id}/move/", form, node=node
         )
-        answers.append((status, html))
+        outcome = (refusal_code(headers) or "played") if status == 200 else f"status {status}"
+        answers.append((outcome, html))
 
     threads = [threading.Thread(target=send, args=(node % len(nodes.ports),)) for node in (0, 1)]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
-    accepted = next((html for status, html in answers if status == 200), answers[0][1])
-    return sorted(status for status, _ in answers), accepted
+    played = next((html for outcome, html in answers if outcome == "played"), answers[0][1])
+    return sorted(outcome for outcome, _ in answers), played
 
 
 def move_lock_held(players: list[Player], nodes: Nodes) -> Check:
-    """(d) One move sent to both nodes at once is played once: one 200, one 409."""
+    """(d) One move sent to both nodes at once is played once, the other refused as
+    stale."""
     from games.models import Game
 
     outcomes = []
@@ -165,14 +168,16 @@ def move_lock_held(players: list[Player], nodes: Nodes) -> Check:
         if board is None:
             continue
         before = Game.objects.get(id=board.game_id).move_count
-        statuses, html = raced(nodes, player, board, board.moves[0])
-        if 200 in statuses:
+        answered, html = raced(nodes, player, board, board.moves[0])
+        if "played" in answered:
             board.accepted += 1
         board_read(board, html)
         risen = Game.objects.get(id=board.game_id).move_count - before
-        outcomes.append((statuses, risen))
-    held = sum(statuses == [200, 409] and risen == 1 for statuses, risen in outcomes)
-    figures = f"{held} of {len(outcomes)} raced moves played once (one 200, one 409, +1 move)"
+        outcomes.append((answered, risen))
+    held = sum(
+        answered == ["played", "stale_revision"] and risen == 1 for answered, risen in outcomes
+    )
+    figures = f"{held} of {len(outcomes)} raced moves played once (one played, one stale, +1 move)"
     if held < len(outcomes):
         figures += f": {outcomes}"
     return Check("move lock", bool(outcomes) and held == len(outcomes), figures)

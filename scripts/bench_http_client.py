@@ -16,8 +16,6 @@ MOVE_FORM = re.compile(r"<form([^>]*)>(.*?)</form>", re.S)
 MOVE_VALUE = re.compile(r'name="move" value="([^"]+)"')
 REVISION = re.compile(r'data-revision="(\d+)"')
 STATUS = re.compile(r'data-status="(\w+)"')
-REFUSALS = (409, 422)
-"""What the board answers a move that is stale (409) or not legal (422)."""
 
 
 @dataclass
@@ -33,7 +31,7 @@ class Board:
     accepted: int = 0
     """Moves of this game the server accepted (answered with the new board)."""
     refused: int = 0
-    """Legal moves with the board's revision that the server refused (409 or 422)."""
+    """Legal moves with the board's revision that the server refused (stale or illegal)."""
 
 
 @dataclass
@@ -138,18 +136,27 @@ class Connections:
     def move(self, player: Player, board: Board, move: str, *, node: int | None = None) -> int:
         """One move with the board's revision; the board as answered. Returns the status."""
         form = {"move": move, "revision": str(board.revision)}
-        status, _, html = self.send(
+        status, headers, html = self.send(
             player, "POST", f"/games/{board.game_id}/move/", form, node=node
         )
-        answered(board, status)
+        answered(board, status, headers)
         board_read(board, html)
         return status
 
 
-def answered(board: Board, status: int) -> None:
-    if status == 200:
+def refusal_code(headers: dict[str, str]) -> str | None:
+    """The code of the refusal a board's answer carries (its HX-Trigger `refused` event,
+    games.views), None when the action was done."""
+    trigger = json.loads(headers.get("HX-Trigger") or "{}")
+    return trigger["refused"]["code"] if "refused" in trigger else None
+
+
+def answered(board: Board, status: int, headers: dict[str, str]) -> None:
+    if status != 200:
+        return
+    if refusal_code(headers) is None:
         board.accepted += 1
-    elif status in REFUSALS:
+    else:
         board.refused += 1
 
 

@@ -52,7 +52,7 @@
       rects[face.dataset.card] = card.getBoundingClientRect();
       elements[face.dataset.card] = card;
     });
-    first = { rects: rects, elements: elements, status: current.dataset.status, ok: event.detail.xhr.status < 300 };
+    first = { rects: rects, elements: elements, status: current.dataset.status, game: current.dataset.game };
   });
 
   document.addEventListener("htmx:afterSwap", function () {
@@ -60,8 +60,9 @@
     if (!current) return;
     const seen = first;
     first = null;
-    if (!seen) { deal(current); return; }
-    if (seen.ok) cardTap();
+    // A page's first board, or another game's (a new deal, a restart): dealt anew.
+    if (!seen || seen.game !== current.dataset.game) { deal(current); return; }
+    if (!current.querySelector("#refusal")) cardTap();
     const won = current.dataset.status === "won" && seen.status === "active";
     if (won) fanfare();
     if (reduced()) return;

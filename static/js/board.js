@@ -110,8 +110,16 @@
     return all.length ? all[all.length - 1] : null;
   }
 
+  // A refusal's reason stays until the player tries again: a new pick (of a drag as
+  // well) takes it away, so that a drop asking nothing leaves no old reason behind.
+  function dismissRefusal() {
+    const refusal = document.querySelector("#board #refusal");
+    if (refusal) refusal.remove();
+  }
+
   function select(pick, quiet) {
     clearSelection();
+    dismissRefusal();
     const current = board();
     const places = targetPlaces(current, pick);
     const name = cardName(cardCode(pick.el));
@@ -356,7 +364,7 @@
     current.querySelectorAll("[data-card]").forEach(function (face) {
       cards[face.dataset.card] = placeName(placeOf(face));
     });
-    before = { focus: focus, cards: cards };
+    before = { focus: focus, cards: cards, game: current.dataset.game };
     pending = null;
     selection = null;
   });
@@ -414,8 +422,16 @@
     const seen = before;
     before = null;
     refocus(current, seen.focus);
-    const alert = current.querySelector("[role=alert]");
-    if (!alert) announce(describe(current, seen.cards));
+    if (seen.game !== current.dataset.game) {
+      // Another game's board (a new deal, a restart): its cards are news, not moves.
+      const title = current.querySelector(".hud-title");
+      announce("New game: " + (title ? title.textContent.trim().replace(/\s+/g, " ") : current.getAttribute("aria-label")) + ".");
+      return;
+    }
+    const refusal = current.querySelector("#refusal");
+    if (refusal) { announce(refusal.textContent.trim()); return; }
+    // A lost position's banner is an alert of its own.
+    if (!current.querySelector("[role=alert]")) announce(describe(current, seen.cards));
   });
 
   // Countdowns (next daily deals, a Time Attack clock) tick down between

@@ -13,7 +13,7 @@ from django.test import Client, override_settings
 from django.urls import reverse
 
 from games.models import Game
-from tests.games.helpers import load_fixture, start_with_deck
+from tests.games.helpers import load_fixture, refusal_code, start_with_deck
 
 pytestmark = pytest.mark.django_db
 
@@ -108,7 +108,7 @@ def test_a_refused_move_reads_the_board_of_the_accepted_user(player_client, game
         reverse("games:move", kwargs={"game_id": game.id}), {"move": "draw", "revision": 0}, **HX
     )
     stale = move(player_client, game)
-    assert stale.status_code == 409
+    assert refusal_code(stale) == "stale_revision"
     assert stale.wsgi_request.user == game.player
     assert Game.objects.get(id=game.id).revision == 1
 

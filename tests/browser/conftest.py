@@ -50,13 +50,13 @@ class CspWatch:
         )
         context.add_init_script(CSP_LISTENER)
         context.on("console", self._console)
-        context.on("response", self._response)
+        context.on("response", self.record_response)
 
     def _console(self, message) -> None:
         if "Content Security Policy" in message.text:
             self.violations.append(message.text)
 
-    def _response(self, response) -> None:
+    def record_response(self, response) -> None:
         if response.request.resource_type == "document" and not response.headers.get(
             "content-security-policy"
         ):
@@ -65,8 +65,13 @@ class CspWatch:
     def check(self, page) -> None:
         if not page.is_closed():
             page.evaluate("() => new Promise((done) => setTimeout(done, 50))")
-        assert not self.unprotected, f"pages without a Content-Security-Policy: {self.unprotected}"
+        self.check_protected()
         assert not self.violations, "CSP violations:\n" + "\n".join(self.violations)
+
+    def check_protected(self) -> None:
+        """Every document came with the policy (all a page that runs no script can
+        be asked)."""
+        assert not self.unprotected, f"pages without a Content-Security-Policy: {self.unprotected}"
 
 
 def require_chromium() -> None:

@@ -67,7 +67,7 @@ def test_a_refusal_shows_without_moving_the_cards(page, live_server, make_user):
             move: "t1-t2", revision: document.querySelector("#board").dataset.revision}})""",
         [reverse("games:move", args=[game.id])],
     )
-    refusal = page.locator("#board [role=alert]")
+    refusal = page.locator("#board #refusal")
     expect(refusal).to_be_visible()
     after = page.locator("#board .table").bounding_box()
     assert (after["x"], after["y"]) == (before["x"], before["y"])

@@ -163,8 +163,9 @@ def test_play_deals_the_challenge_and_resumes_it(player_client, player, make_cha
         TWO_ACES,
     )
     second = player_client.post(play_url(challenge), HTTP_HX_REQUEST="true")
-    assert second.status_code == 204
-    assert second["HX-Location"] == reverse("games:detail", kwargs={"game_id": game.id})
+    # From the challenges page, which has no board to replace: a page load (HX-Redirect).
+    assert second.status_code == 200
+    assert second["HX-Redirect"] == reverse("games:detail", kwargs={"game_id": game.id})
     assert Game.objects.filter(player=player).count() == 1
 
 

@@ -1,12 +1,15 @@
 """The site counts what the metrics say it counts: a move through the board, a game
 closed by Finish, a request by its URL name (the settings wire core.metrics in)."""
 
+from uuid import uuid4
+
 import pytest
 from django.urls import reverse
 from prometheus_client import REGISTRY
 
 from games.models import Game
 from games.services import game_start
+from tests.games.helpers import refusal_code
 
 pytestmark = pytest.mark.django_db
 HX = {"HTTP_HX_REQUEST": "true"}
@@ -28,10 +31,15 @@ def test_a_move_a_finish_and_their_requests_are_counted(
         reverse("games:move", args=[game.id]), {"move": "draw", "revision": 0}, **HX
     )
     assert moved.status_code == 200
+    # A refusal on the board is an answer too (200, games.views._refused).
     refused = player_client.post(
         reverse("games:move", args=[game.id]), {"move": "draw", "revision": 0}, **HX
     )
-    assert refused.status_code == 409
+    assert refusal_code(refused) == "stale_revision"
+    missing = player_client.post(
+        reverse("games:move", args=[uuid4()]), {"move": "draw", "revision": 0}, **HX
+    )
+    assert missing.status_code == 404
     with django_capture_on_commit_callbacks(execute=True):
         closed = player_client.post(
             reverse("games:finish", args=[game.id]), {"revision": 1, "confirm": "on"}, **HX
@@ -44,7 +52,7 @@ def test_a_move_a_finish_and_their_requests_are_counted(
     assert sample("arena_games_finished_total", game="klondike", status="finished") == finished + 1
     assert (
         sample("arena_request_seconds_count", view="games:move", method="POST", status="2xx")
-        == timed + 1
+        == timed + 2
     )
     assert (
         sample("arena_request_seconds_count", view="games:move", method="POST", status="4xx") >= 1

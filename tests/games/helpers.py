@@ -16,6 +16,15 @@ from games.tracks import casual_track
 FIXTURES = Path(__file__).resolve().parent.parent / "engine" / "fixtures"
 
 
+def refusal_code(response) -> str | None:
+    """The code of the refusal an htmx answer of the board carries (games.views._refused:
+    200, the board with the reason and an HX-Trigger `refused` event), or None for an
+    answer that did what was asked."""
+    assert response.status_code == 200, response.status_code
+    trigger = response.headers.get("HX-Trigger")
+    return json.loads(trigger)["refused"]["code"] if trigger else None
+
+
 def load_fixture(name: str) -> dict[str, Any]:
     return json.loads((FIXTURES / name).read_text())
 

@@ -8,6 +8,7 @@ from django.urls import reverse
 from games import services
 from games.models import Game
 from games.tracks import casual_track
+from tests.games.helpers import refusal_code
 
 pytestmark = pytest.mark.django_db
 
@@ -96,7 +97,7 @@ def test_restart_asks_first_while_the_game_is_in_progress_then_acts(player_clien
     assert game.status == Game.Status.ACTIVE
     assert Game.objects.filter(player=player).count() == 1
     done = player_client.post(url("restart", game), {"confirm": "on"}, **extra)
-    assert done.status_code == (204 if htmx else 302)
+    assert done.status_code == (200 if htmx else 302)
     game.refresh_from_db()
     assert game.status == Game.Status.ABANDONED
     assert Game.objects.get(player=player, status=Game.Status.ACTIVE).seed == game.seed
@@ -116,7 +117,7 @@ def test_new_deal_asks_first_while_a_game_is_in_progress_then_acts(player_client
     assert game.status == Game.Status.ACTIVE
     assert Game.objects.filter(player=player).count() == 1
     done = player_client.post(new_deal, {"mode": "relaxed", "confirm": "on"}, **extra)
-    assert done.status_code == (204 if htmx else 302)
+    assert done.status_code == (200 if htmx else 302)
     game.refresh_from_db()
     assert game.status == Game.Status.ABANDONED
     latest = Game.objects.get(player=player, status=Game.Status.ACTIVE)
@@ -137,11 +138,10 @@ def test_a_closed_game_restarts_and_new_deals_without_asking(player_client, play
 
 def test_a_confirm_other_than_on_is_refused_and_changes_nothing(player_client, player):
     game = services.game_start(player=player, variant="klondike")
-    for response in (
-        player_client.post(url("restart", game), {"confirm": "yes"}, **HX),
-        player_client.post(reverse("games:new_deal", args=["klondike"]), {"confirm": "1"}),
-    ):
-        assert response.status_code == 400
+    restart = player_client.post(url("restart", game), {"confirm": "yes"}, **HX)
+    assert refusal_code(restart) == "malformed"
+    new_deal = player_client.post(reverse("games:new_deal", args=["klondike"]), {"confirm": "1"})
+    assert new_deal.status_code == 400
     assert Game.objects.filter(player=player).count() == 1
 
 
@@ -185,7 +185,7 @@ def test_a_tap_with_nowhere_to_go_says_why_and_so_does_the_selection(player_clie
         "needs the ace of hearts) and no pile ends in a black 8"
     )
     tapped = player_client.post(url("tap", game), {"source": "t1", "revision": 0}, **HX)
-    assert tapped.status_code == 422
+    assert refusal_code(tapped) == "illegal_move"
     assert why in tapped.content.decode()
     selected = player_client.get(url("detail", game) + "?sel=t1/1").content.decode()
     assert f"{why}." in selected

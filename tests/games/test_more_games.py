@@ -7,7 +7,7 @@ from django.urls import reverse
 from games import services
 from games.engine import format_move, full_deck, get_variant, parse_move
 from games.models import Game
-from tests.games.helpers import load_fixture, start_with_deck
+from tests.games.helpers import load_fixture, refusal_code, start_with_deck
 
 pytestmark = pytest.mark.django_db
 
@@ -38,9 +38,9 @@ def test_each_game_is_dealt_resumed_restarted_undone_and_finished(player_client,
     engine = get_variant(variant)
     move = engine.legal_moves(engine.load(game.state))[0]
     moved = player_client.post(url("move", game), {"move": format_move(move), "revision": 0}, **HX)
-    assert moved.status_code == 200
+    assert refusal_code(moved) is None
     stale = player_client.post(url("move", game), {"move": format_move(move), "revision": 0}, **HX)
-    assert stale.status_code == 409
+    assert refusal_code(stale) == "stale_revision"
     assert player_client.post(url("undo", game), {"revision": 1}, **HX).status_code == 200
     game.refresh_from_db()
     assert (game.move_log, game.revision) == ([], 2)
@@ -69,7 +69,7 @@ def test_a_stuck_game_ends_as_lost_with_a_clear_message(player_client, player, v
     assert b'id="lost-reason"' in page.content
     assert b"Lost" in page.content
     refused = player_client.post(url("undo", game), {"revision": game.revision}, **HX)
-    assert refused.status_code == 409
+    assert refusal_code(refused) == "game_closed"
 
 
 @pytest.mark.parametrize("variant", ["kingsley", "spiderette"])
@@ -97,7 +97,7 @@ def test_spiderette_deal_button_says_what_is_left_and_why_it_is_refused(player_c
     assert b"Every pile must hold" in page.content
     assert b"disabled" in page.content.split(b'id="stock"')[1][:300]
     refused = player_client.post(url("move", game), {"move": "deal", "revision": 1}, **HX)
-    assert refused.status_code == 422
+    assert refusal_code(refused) == "illegal_move"
     assert b"Every pile must hold" in refused.content
 
 

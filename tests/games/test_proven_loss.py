@@ -17,7 +17,13 @@ from games.services.actions import NOT_LOST_MESSAGE
 from leaderboards.models import Result
 from leaderboards.periods import today_utc
 from leaderboards.services import daily_deal_play, daily_deals_ensure
-from tests.games.helpers import hidden_cards, leaked_cards, load_fixture, start_with_deck
+from tests.games.helpers import (
+    hidden_cards,
+    leaked_cards,
+    load_fixture,
+    refusal_code,
+    start_with_deck,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -151,7 +157,7 @@ def test_accept_the_loss_closes_the_game_as_lost(player_client, player, variant)
     assert 'id="lost-reason"' in html
     assert 'id="lost-banner"' not in html
     refused = player_client.post(url("undo", game), {"revision": game.revision}, **HX)
-    assert refused.status_code == 409
+    assert refusal_code(refused) == "game_closed"
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -164,10 +170,10 @@ def test_a_move_in_the_lost_position_is_refused_with_the_reason(player_client, p
         response = player_client.post(
             url("move", game), {"move": move, "revision": game.revision}, **HX
         )
-        assert response.status_code == 422
+        assert refusal_code(response) == "illegal_move"
         assert "already lost" in response.content.decode()
     tapped = player_client.post(url("tap", game), {"source": "t1", "revision": game.revision}, **HX)
-    assert tapped.status_code == 422
+    assert refusal_code(tapped) == "illegal_move"
     assert "The game is lost: the stock is empty" in tapped.content.decode()
     game.refresh_from_db()
     assert (game.revision, game.state, game.move_log) == before
@@ -182,11 +188,11 @@ def test_a_stale_accept_is_refused_and_a_position_that_is_not_lost_cannot_be_acc
     with pytest.raises(MoveRefused, match="not lost"):
         services.game_loss_accept(game_id=game.id, player=player, revision=game.revision)
     response = player_client.post(url("accept_loss", game), {"revision": game.revision}, **HX)
-    assert response.status_code == 422
+    assert refusal_code(response) == "illegal_move"
     assert NOT_LOST_MESSAGE.split(":")[0] in response.content.decode()
     play(game, [last])
     stale = player_client.post(url("accept_loss", game), {"revision": game.revision - 1}, **HX)
-    assert stale.status_code == 409
+    assert refusal_code(stale) == "stale_revision"
     game.refresh_from_db()
     assert game.status == Game.Status.ACTIVE
 

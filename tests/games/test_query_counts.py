@@ -60,7 +60,7 @@ def assert_one_locked_read_and_one_write(
 
 @pytest.fixture
 def game(player):
-    """A Klondike game (no move highlighting: its board reads no profile of its own)."""
+    """A Klondike game (its board's highlighting setting comes with the locked read)."""
     return start_with_deck(player, load_fixture("klondike_win.json")["deck"])
 
 

@@ -13,7 +13,7 @@ from games.engine import get_variant, parse_move
 from games.errors import GameClosed
 from games.models import Game
 from games.tracks import casual_track
-from tests.games.helpers import load_fixture, start_with_deck
+from tests.games.helpers import load_fixture, refusal_code, start_with_deck
 
 pytestmark = pytest.mark.django_db
 
@@ -69,7 +69,7 @@ def test_playing_a_card_and_the_wild_card_through_the_board(player_client, playe
     game.refresh_from_db()
     assert game.move_log == ["wild", exposed]
     again = player_client.post(url("move", game), {"move": "wild", "revision": 2}, **HX)
-    assert again.status_code == 422
+    assert refusal_code(again) == "illegal_move"
 
 
 def test_selecting_the_waste_highlights_the_playable_cards(player_client, player):

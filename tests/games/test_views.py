@@ -1,11 +1,14 @@
+import json
+
 import pytest
 from django.test import Client
 from django.urls import reverse
+from markupsafe import escape
 
 from games import services
 from games.engine import format_move, get_variant
 from games.models import Game
-from tests.games.helpers import load_fixture, start_with_deck
+from tests.games.helpers import load_fixture, refusal_code, start_with_deck
 
 pytestmark = pytest.mark.django_db
 
@@ -61,8 +64,8 @@ def test_a_move_without_javascript_redirects_back_to_the_board(player_client, ga
 
 def test_an_illegal_move_gets_a_clear_message_and_changes_nothing(player_client, game):
     response = player_client.post(url("move", game), {"move": "w-t1", "revision": 0}, **HX)
-    assert response.status_code == 422
-    assert b'role="alert"' in response.content
+    assert refusal_code(response) == "illegal_move"
+    assert b'id="refusal"' in response.content
     game.refresh_from_db()
     assert (game.revision, game.move_log) == (0, [])
 
@@ -76,9 +79,9 @@ def test_an_illegal_move_without_javascript_shows_the_message_after_redirect(pla
 @pytest.mark.parametrize(
     "data", [{}, {"move": "draw"}, {"move": "draw", "revision": "x"}, {"revision": 0}]
 )
-def test_a_malformed_request_is_400_and_changes_nothing(player_client, game, data):
+def test_a_malformed_request_is_refused_as_malformed_and_changes_nothing(player_client, game, data):
     response = player_client.post(url("move", game), data, **HX)
-    assert response.status_code == 400
+    assert refusal_code(response) == "malformed"
     game.refresh_from_db()
     assert game.revision == 0
 
@@ -86,7 +89,7 @@ def test_a_malformed_request_is_400_and_changes_nothing(player_client, game, dat
 def test_a_repeated_submission_changes_nothing_and_returns_the_current_board(player_client, game):
     player_client.post(url("move", game), {"move": "draw", "revision": 0}, **HX)
     repeat = player_client.post(url("move", game), {"move": "draw", "revision": 0}, **HX)
-    assert repeat.status_code == 409
+    assert refusal_code(repeat) == "stale_revision"
     assert b'data-revision="1"' in repeat.content
     game.refresh_from_db()
     assert game.move_log == ["draw"]
@@ -98,7 +101,7 @@ def test_two_tabs_cannot_both_apply_a_move_made_on_the_same_board(player, game):
     tab_two.force_login(player)
     first = tab_one.post(url("move", game), {"move": "draw", "revision": 0}, **HX)
     second = tab_two.post(url("move", game), {"move": "draw", "revision": 0}, **HX)
-    assert (first.status_code, second.status_code) == (200, 409)
+    assert (refusal_code(first), refusal_code(second)) == (None, "stale_revision")
     game.refresh_from_db()
     assert game.move_log == ["draw"]
 
@@ -172,7 +175,7 @@ def test_tap_undo_and_the_move_number(player_client, player):
     game.refresh_from_db()
     assert game.move_log == [format_move(KLONDIKE.tap(state, tap_target, 1))]
     bad = player_client.post(url("tap", game), {"source": "x9", "revision": game.revision}, **HX)
-    assert bad.status_code == 400
+    assert refusal_code(bad) == "malformed"
     game.refresh_from_db()
     assert game.move_count == 1
 
@@ -188,7 +191,7 @@ def test_finish_asks_first_then_makes_the_result_final(player_client, game):
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     refused = player_client.post(url("undo", game), {"revision": game.revision}, **HX)
-    assert refused.status_code == 409
+    assert refusal_code(refused) == "game_closed"
     assert b"final" in refused.content
 
 
@@ -198,10 +201,48 @@ def test_new_deal_and_restart(player_client, player, game):
     game.refresh_from_db()
     assert game.status == Game.Status.ABANDONED
     restart = player_client.post(url("restart", game), {"confirm": "on"}, **HX)
-    assert restart.status_code == 204
+    assert restart.status_code == 200
     latest = Game.objects.filter(player=player, status=Game.Status.ACTIVE).get()
-    assert restart["HX-Location"] == url("detail", latest)
+    assert restart["HX-Redirect"] == url("detail", latest)
     assert latest.seed == game.seed
+
+
+ON_THE_BOARD = {**HX, "HTTP_HX_TARGET": "board"}
+
+
+def test_new_deal_and_restart_on_the_board_fetch_the_new_board_in_place(
+    player_client, player, game
+):
+    """htmx is told to fetch the new game's board into the old one's place (and to push
+    its address): a bare HX-Location would swap the board alone into <body>."""
+    new = player_client.post(
+        reverse("games:new_deal", args=["klondike"]), {"confirm": "on"}, **ON_THE_BOARD
+    )
+    dealt = Game.objects.get(player=player, status=Game.Status.ACTIVE)
+    restart = player_client.post(url("restart", dealt), {"confirm": "on"}, **ON_THE_BOARD)
+    restarted = Game.objects.get(player=player, status=Game.Status.ACTIVE)
+    assert restarted.restart_of_id == dealt.id
+    for answer, shown in ((new, dealt), (restart, restarted)):
+        assert answer.status_code == 200
+        assert json.loads(answer["HX-Location"]) == {
+            "path": url("detail", shown),
+            "target": "#board",
+            "swap": "outerHTML",
+        }
+    fetched = player_client.get(url("detail", restarted), **ON_THE_BOARD)
+    assert fetched.content.lstrip().startswith(b'<section id="board"')
+
+
+def test_the_board_address_answers_a_history_restore_with_the_whole_page(player_client, game):
+    """htmx asks again for a page it pushed when its history cache misses: the page,
+    not the board alone; and the browser keeps the two answers apart (Vary)."""
+    restored = player_client.get(
+        url("detail", game), HTTP_HX_REQUEST="true", HTTP_HX_HISTORY_RESTORE_REQUEST="true"
+    )
+    assert b"<html" in restored.content
+    assert b'id="keys-help"' in restored.content
+    for answer in (restored, player_client.get(url("detail", game), **HX)):
+        assert "HX-Request" in answer["Vary"]
 
 
 def test_history_pages_ten_games_with_the_figures(player_client, player):
@@ -255,7 +296,7 @@ def test_finish_with_any_other_confirm_value_is_refused_and_changes_nothing(
     player_client, game, confirm
 ):
     refused = player_client.post(url("finish", game), {"revision": 0, "confirm": confirm}, **HX)
-    assert refused.status_code == 400
+    assert refusal_code(refused) == "malformed"
     assert b"malformed" in refused.content
     assert b"Finish this game?" not in refused.content
     plain = player_client.post(url("finish", game), {"revision": 0, "confirm": confirm})
@@ -265,3 +306,39 @@ def test_finish_with_any_other_confirm_value_is_refused_and_changes_nothing(
     assert game.status == Game.Status.ACTIVE
     assert game.revision == 0
     assert game.finished_at is None
+
+
+def test_every_code_the_board_refuses_with_is_one_of_the_apis():
+    from api.errors import ERROR_CODES
+    from games.errors import MALFORMED, GameActionError, GameClosed, MoveRefused, StaleAction
+
+    codes = {kind.code for kind in (GameActionError, MoveRefused, StaleAction, GameClosed)}
+    assert codes | {MALFORMED} <= ERROR_CODES.keys()
+
+
+@pytest.mark.parametrize(
+    ("body", "closed", "code"),
+    [
+        ({"move": "t1-f", "revision": 0}, False, "illegal_move"),
+        ({"move": "t5-f", "revision": 3}, False, "stale_revision"),
+        ({"move": "t5-f", "revision": "zero"}, False, "malformed"),
+        ({"move": "draw", "revision": 1}, True, "game_closed"),
+    ],
+)
+def test_the_board_refuses_with_the_apis_code_for_the_same_move(
+    player_client, player, body, closed, code
+):
+    """The same refusal has the same code on the board (its HX-Trigger) as in the API."""
+    from tests.api.conftest import ApiClient
+
+    game = start_with_deck(player, load_fixture("klondike_win.json")["deck"])
+    if closed:
+        services.game_finish(game_id=game.id, player=player, revision=0)
+    web = player_client.post(url("move", game), body, **HX)
+    app = ApiClient()
+    assert app.log_in(player.username).status_code == 200
+    api = app.post(f"/api/v1/games/{game.id}/moves", body)
+    refusal = api.json()["errors"][0]
+    assert refusal_code(web) == refusal["code"] == code
+    if code != "malformed":  # the API's message names the field; the board's says malformed
+        assert f'id="refusal">{escape(refusal["message"])}<' in web.content.decode()
