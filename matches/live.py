@@ -3,10 +3,11 @@
 What is pushed is built once, where the change happens, and every socket of the match
 forwards its own form of the same event: the web page's socket (matches.consumers)
 the HTML that htmx's WebSocket extension swaps in by its id (hx-swap-oob), the API's
-(api.consumers) JSON. Two events: a seat's public progress after each of its actions
-(the engine's public view: face-up cards only), and "the match changed" (it settled,
-or a move on the Duel's shared board), after which each socket shows the match as its
-player may see it.
+(api.consumers) JSON. Two events: a seat's figures after each of its actions (score,
+cards on the foundations as a count, moves, status: never a card, for the seats play one
+deal and a card face up on one table may be hidden on another), and "the match changed"
+(it settled, or a move on the Duel's shared board), after which each socket shows the
+match as its player may see it (the tables, once it is over).
 
 A push is sent once the action that caused it commits. From a synchronous request
 that is at once; an asynchronous caller (the API's match socket, whose actions run in
@@ -39,7 +40,8 @@ def match_group(match_id: UUID | str) -> str:
 
 
 def seat_data(seat: selectors.SeatView) -> dict[str, Any]:
-    """A seat's public progress as the API's socket sends it."""
+    """A seat's figures as the API's socket sends them; `table` is null (a seat's
+    progress is pushed while the match runs, when no table is shown)."""
     return {
         "game_id": str(seat.game_id),
         "username": seat.username,
@@ -101,7 +103,7 @@ def seat_html(seat: selectors.SeatView) -> SafeString:
 
 
 def match_seat_push(*, match_id: UUID, seat: selectors.SeatView) -> None:
-    """One seat's public progress after its action, to every socket of the match: built
+    """One seat's figures after its action, to every socket of the match: built
     from the game the action holds, so the push reads nothing from the database."""
     _send(match_id, {"type": SEAT_EVENT, "html": seat_html(seat), "seat": seat_data(seat)})
 

@@ -1,6 +1,9 @@
-"""Reads on matches. What a player sees of another seat is that seat's public
-progress: the engine's public view of its game (face-up cards, counts of the others),
-its score and counts; never a seed, a snapshot or a face-down card."""
+"""Reads on matches. What a player sees of another seat while a match runs is that
+seat's figures: its score, its cards on the foundations (a count), its moves and its
+game's status; never a card. Every seat plays the same deal, so a card face up on one
+table may be face down or in the stock of another: no seat's table is shown until the
+match is over (the Duel's one shared board is public by design). Never a seed or a
+snapshot."""
 
 from dataclasses import dataclass
 from datetime import datetime
@@ -16,7 +19,7 @@ from games.models import Game
 from games.variants import game_variant
 from matches import glicko2
 from matches.models import Match, QueueEntry, Rating, RatingChange, Seat
-from matches.modes import match_mode
+from matches.modes import MatchMode, match_mode
 
 
 @dataclass(frozen=True)
@@ -30,9 +33,16 @@ class SeatView:
     foundation_cards: int
     move_count: int
     game_status: str
-    public: dict[str, Any]
+    public: dict[str, Any] | None
+    """The engine's public view of the seat's table once the match is over (and the
+    Duel's shared board); None while a same-deal match runs, and before the start."""
     placement: int | None
     outcome: str
+
+    @property
+    def status_label(self) -> str:
+        """The seat's game's status as the page says it; "Waiting" before the start."""
+        return Game.Status(self.game_status).label if self.game_status else "Waiting"
 
 
 @dataclass(frozen=True)
@@ -75,10 +85,10 @@ def match_is_seated(*, match_id: UUID, player: AbstractBaseUser) -> bool:
     return Seat.objects.filter(match_id=match_id, player_id=player.pk).exists()
 
 
-def _seat_view(seat: Seat) -> SeatView:
+def _seat_view(seat: Seat, *, table_shown: bool) -> SeatView:
     game = seat.game
-    public: dict[str, Any] = {}
-    if game is not None:
+    public = None
+    if game is not None and table_shown:
         variant = game_variant(game)
         public = variant.public_view(variant.load(game.state))
     return SeatView(
@@ -96,9 +106,10 @@ def _seat_view(seat: Seat) -> SeatView:
     )
 
 
-def seat_view_of_game(*, game: Game, public: dict[str, Any], foundation_cards: int) -> SeatView:
+def seat_view_of_game(*, game: Game, foundation_cards: int) -> SeatView:
     """A seat's progress from its game as an action holds it (no database read: the
-    action's locked read brought the player)."""
+    action's locked read brought the player). Its figures only: an action is played
+    while its match runs, when no seat's table is shown."""
     return SeatView(
         number=None,
         username=game.player.get_username(),
@@ -108,10 +119,17 @@ def seat_view_of_game(*, game: Game, public: dict[str, Any], foundation_cards: i
         foundation_cards=foundation_cards,
         move_count=game.move_count,
         game_status=game.status,
-        public=public,
+        public=None,
         placement=None,
         outcome="",
     )
+
+
+def tables_shown(*, match: Match, mode: MatchMode) -> bool:
+    """Whether the seats' tables may be shown: once the match is over, or a shared
+    board's (one public board for both seats). While a same-deal match runs another
+    seat's face-up card may be face down in yours."""
+    return mode.shared_board or match.status == Match.Status.FINISHED
 
 
 def _match_view(match: Match) -> MatchView:
@@ -124,6 +142,7 @@ def _match_view(match: Match) -> MatchView:
         running = match.status == Match.Status.RUNNING
         remaining = max(0, int((match.deadline_at - now).total_seconds())) if running else 0
     seats = list(match.seats.select_related("player", "game").order_by("number"))
+    shown = tables_shown(match=match, mode=mode)
     return MatchView(
         id=match.id,
         mode=match.mode,
@@ -138,7 +157,7 @@ def _match_view(match: Match) -> MatchView:
         min_players=mode.min_players,
         deadline_at=match.deadline_at,
         remaining_seconds=remaining,
-        seats=[_seat_view(seat) for seat in seats],
+        seats=[_seat_view(seat, table_shown=shown) for seat in seats],
         points_table_version=match.points_table.version if match.points_table else None,
         shared_board=mode.shared_board,
         review=match_review_hold(games=[seat.game for seat in seats]),

@@ -15,7 +15,7 @@ from django.utils import timezone
 from core import params
 from games.engine import Move, card_name, format_move, rank_value, suit_of
 from games.engine.notation import DRAW, FOUNDATION, PASS, RECYCLE, TRANSFER, WASTE
-from games.templatetags.cards import place_name
+from games.templatetags.cards import SUIT_CLASSES, place_name
 from games.variants import game_variant
 from matches.models import Match, Seat
 from matches.modes import match_mode
@@ -62,6 +62,12 @@ class DuelSelection:
     refusal: str | None
     """Why it can go nowhere, when it cannot."""
 
+    @property
+    def moves(self) -> dict[str, str]:
+        """Each place that takes the card and the move that sends it there, as the
+        boards' parts read a selection (games/parts/tableau.jinja)."""
+        return {target.place: target.move for target in self.targets}
+
 
 @dataclass(frozen=True)
 class DuelBoard:
@@ -80,8 +86,8 @@ class DuelBoard:
     (piles, slots, the very pillars) and the move that sends it there: what duel.js
     lights up and posts, so that picking a card needs no request."""
     selectable: frozenset[str]
-    """The units the player may pick: those that move, and the waste's and the slots'
-    cards, which say why when they cannot."""
+    """The units the seat to move may pick: every face-up card with those on it, as on
+    every board (one that cannot move says why)."""
     selection: DuelSelection | None
     stock_move: DuelMove | None
     """The draw or the recycle, when the seat to move may make it."""
@@ -92,6 +98,12 @@ class DuelBoard:
     settled: bool
     winner: DuelSeat | None
     """Once the match is settled: the seat that won (None: a draw)."""
+
+    @property
+    def is_active(self) -> bool:
+        """What the boards' parts ask before they make a card a link that picks it: on
+        the shared board, only the seat to move picks."""
+        return self.your_turn
 
 
 def _remaining(deadline: datetime | None, now: datetime) -> int | None:
@@ -154,11 +166,17 @@ def _move_map(public: dict[str, Any], legal: list[Move]) -> dict[str, dict[str, 
     return moves
 
 
-def _pickable_singles(public: dict[str, Any]) -> set[str]:
-    singles = {f"{slot['slot']}/1" for slot in public["reserves"] if slot["card"]}
+def _pickable_units(public: dict[str, Any]) -> set[str]:
+    """Every face-up card with the cards on it (`t3/2`), the slots' and the waste's."""
+    units = {
+        f"t{number}/{depth}"
+        for number, pile in enumerate(public["tableau"], start=1)
+        for depth in range(1, len(pile["up"]) + 1)
+    }
+    units.update(f"{slot['slot']}/1" for slot in public["reserves"] if slot["card"])
     if public["waste"]["fan"]:
-        singles.add(f"{WASTE}/1")
-    return singles
+        units.add(f"{WASTE}/1")
+    return units
 
 
 def _target_label(public: dict[str, Any], card: str, place: str) -> str:
@@ -172,8 +190,13 @@ def _target_label(public: dict[str, Any], card: str, place: str) -> str:
         return f"Move the {name} to {place_name(place)}"
     top = next(pillar["top"] for pillar in public["pillars"] if pillar["pillar"] == place)
     if top:
-        return f"Move the {name} onto the {card_name(top)}, pillar {place}"
-    return f"Move the {name} to pillar {place}, empty"
+        return f"Move the {name} onto the {card_name(top)}, {_pillar_name(place)}"
+    return f"Move the {name} to {_pillar_name(place)}, empty"
+
+
+def _pillar_name(place: str) -> str:
+    """How a pillar is spoken and shown: `S2` is "spades pillar 2"."""
+    return f"{SUIT_CLASSES[place[0]]} pillar {place[1:]}"
 
 
 def _selection(
@@ -234,7 +257,7 @@ def duel_board_for_player(
     legal = variant.legal_moves(state) if your_turn else []
     moves = [_duel_move(public, move) for move in legal]
     move_map = _move_map(public, legal)
-    selectable = frozenset(move_map) | frozenset(_pickable_singles(public) if your_turn else ())
+    selectable = frozenset(_pickable_units(public) if your_turn else ())
     winner = next(
         (view for view, seat in zip(views, seats, strict=True) if seat.outcome == Seat.Outcome.WIN),
         None,

@@ -1,5 +1,6 @@
 """What the API shows of matches: the selectors' views (matches.selectors), never a
-match's seed or a seat's hidden cards; the invite code only to the match's players."""
+match's seed or a card of another seat's game while the match runs; the invite code
+only to the match's players."""
 
 from dataclasses import replace
 from typing import Any
@@ -67,7 +68,11 @@ class SeatSerializer(serializers.Serializer[Any]):
     move_count = serializers.IntegerField()
     game_status = serializers.CharField(help_text="Empty before the start.")
     public = serializers.DictField(
-        help_text="The engine's public view of the seat's table (face-up cards, counts)."
+        allow_null=True,
+        help_text="The engine's public view of the seat's table (face-up cards, counts) once "
+        "the match is over, and a Duel's shared board; null while a match of separate boards "
+        "runs (every seat plays the same deal, so another seat's face-up cards may be hidden "
+        "in yours) and before the start. While it runs a seat shows its figures only.",
     )
     placement = serializers.IntegerField(allow_null=True)
     outcome = serializers.ChoiceField(

@@ -47,7 +47,7 @@ def match_game_acted(*, game: Game, state: Any = None, state_before: Any = None)
         Seat.objects.filter(game_id=game.id).exclude(foundation_cards=cards).update(
             foundation_cards=cards, reached_at=game.last_action_at
         )
-    seat = selectors.seat_view_of_game(game=game, public=public, foundation_cards=cards)
+    seat = selectors.seat_view_of_game(game=game, foundation_cards=cards)
     transaction.on_commit(partial(match_seat_push, match_id=UUID(game.track_ref), seat=seat))
 
 

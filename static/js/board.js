@@ -434,12 +434,19 @@
     if (!current.querySelector("[role=alert]")) announce(describe(current, seen.cards));
   });
 
-  // Countdowns (next daily deals, a Time Attack clock) tick down between
-  // requests; the server decides when time is really up.
+  // Countdowns (next daily deals, a Time Attack clock, a match's and a turn's
+  // clocks) tick down between requests; the server decides when time is really
+  // up. One that has shown zero for a second says so once, with a bubbling
+  // countdown-ended event, so that what it belongs to can look again.
   setInterval(function () {
     document.querySelectorAll("[data-countdown], #countdown[data-running]").forEach(function (el) {
       const key = el.dataset.countdown !== undefined ? "countdown" : "remaining";
-      const left = Math.max(0, Number(el.dataset[key]) - 1);
+      const was = Number(el.dataset[key]);
+      if (was === 0 && !el.dataset.ended) {
+        el.dataset.ended = "1";
+        el.dispatchEvent(new CustomEvent("countdown-ended", { bubbles: true }));
+      }
+      const left = Math.max(0, was - 1);
       el.dataset[key] = String(left);
       const hours = Math.floor(left / 3600);
       const minutes = Math.floor((left % 3600) / 60);

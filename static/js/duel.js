@@ -1,4 +1,4 @@
-// Progressive enhancement of the Duel's shared board (templates/matches/duel.html).
+// Progressive enhancement of the Duel's shared board (jinja_templates/matches/duel_board.jinja).
 // Without this file a card that may move is a link that picks it (?sel=) and the
 // page comes back with a form on every place that takes it; the stock and the pass
 // are forms too, so the Duel plays without JavaScript.
@@ -38,8 +38,22 @@
 
   function placeOf(el) {
     const current = board();
-    const place = el && el.closest && el.closest("[data-place]");
+    const place = el && el.closest && el.closest("[data-pile]");
     return place && current && current.contains(place) ? place : null;
+  }
+
+  // How a place is spoken: its own name where the board gives one, else a pile's.
+  function placeName(place) {
+    return place.dataset.placeName || "pile " + place.dataset.pile.slice(1);
+  }
+
+  // A card's unit: its place and how many cards it heads (t3/2), as the board's
+  // parts mark the cards that may be picked.
+  function unitOf(el) { return el.dataset.tapSource + "/" + el.dataset.tapCount; }
+
+  function cardOfUnit(current, unit) {
+    const parts = unit.split("/");
+    return current.querySelector('a.card[data-tap-source="' + parts[0] + '"][data-tap-count="' + parts[1] + '"]');
   }
 
   // The card a pointer or a key is on, with the cards above it that move with it
@@ -47,9 +61,9 @@
   function pickable(target) {
     const current = board();
     if (!playable(current) || !target || !target.closest) return null;
-    const el = target.closest("a.card[data-unit]");
+    const el = target.closest("a.card[data-tap-source]");
     if (!el || !current.contains(el)) return null;
-    const unit = el.dataset.unit;
+    const unit = unitOf(el);
     const count = Number(unit.split("/")[1]) || 1;
     const cards = [el];
     let next = el.nextElementSibling;
@@ -80,20 +94,20 @@
     const name = cardName(pick.el);
     const places = [];
     Object.keys(targets).forEach(function (key) {
-      const place = current.querySelector('[data-place="' + key + '"]');
+      const place = current.querySelector('[data-pile="' + key + '"]');
       if (!place) return;
       places.push(place);
       place.classList.add("lit");
       // A lit place says what it does, as the no-JS page's target button does.
       place.dataset.groupLabel = place.getAttribute("aria-label") || "";
-      place.setAttribute("aria-label", "Move the " + name + " to " + place.dataset.placeName);
+      place.setAttribute("aria-label", "Move the " + name + " to " + placeName(place));
       place.setAttribute("tabindex", "0");
     });
     pick.cards.forEach(function (el) { el.classList.add("selected"); });
     selection = { unit: pick.unit, el: pick.el, cards: pick.cards, places: places, targets: targets };
     if (!quiet) {
       announce(places.length
-        ? name + " picked: it can go to " + places.map(function (p) { return p.dataset.placeName; }).join(", ") + "."
+        ? name + " picked: it can go to " + places.map(placeName).join(", ") + "."
         : name + " has nowhere to go on this turn.");
     }
   }
@@ -111,7 +125,7 @@
   // place the notation of the attempt (a pillar is `f`), so that the server refuses
   // it and says why.
   function attempt(pick, place) {
-    const key = place.dataset.place;
+    const key = place.dataset.pile;
     if (selection && selection.unit === pick.unit && selection.targets[key]) return selection.targets[key];
     if (key === "w") return null;
     const parts = pick.unit.split("/");
@@ -133,7 +147,7 @@
     const lit = event.target.closest && event.target.closest(".lit");
     if (selection && lit && current.contains(lit)) {
       event.preventDefault();
-      post(selection.targets[lit.dataset.place]);
+      post(selection.targets[lit.dataset.pile]);
       return;
     }
     const pick = pickable(event.target);
@@ -219,7 +233,7 @@
     const active = document.activeElement;
     if ((event.key === "Enter" || event.key === " ") && active && active.classList.contains("lit") && current.contains(active)) {
       event.preventDefault();
-      post(selection.targets[active.dataset.place]);
+      post(selection.targets[active.dataset.pile]);
     }
   });
 
@@ -244,11 +258,11 @@
     }
     const active = document.activeElement;
     // The pick is this script's, or the page's own (a ?sel= page: its card links).
-    const picked = current.querySelector("a.card.selected[data-unit]");
+    const picked = current.querySelector("a.card.selected[data-tap-source]");
     before = {
       lead: lead(current),
       revision: current.dataset.revision,
-      unit: selection ? selection.unit : picked && picked.dataset.unit,
+      unit: selection ? selection.unit : picked && unitOf(picked),
       focusId: current.contains(active) ? active.id || "duel-title" : null,
     };
     selection = null;
@@ -262,11 +276,11 @@
     // Whose turn it is, when that changed (a refusal is read out by its alert).
     if (lead(current) !== seen.lead && !current.querySelector("[role=alert]")) announce(lead(current));
     if (seen.unit && seen.revision === current.dataset.revision) {
-      const pick = pickable(current.querySelector('a.card[data-unit="' + seen.unit + '"]'));
+      const pick = pickable(cardOfUnit(current, seen.unit));
       if (pick) select(pick, true);
     }
     if (!seen.focusId) return;
-    const target = document.getElementById(seen.focusId) || current.querySelector("a.card[data-unit], #duel-draw, #duel-pass") || document.getElementById("duel-title");
+    const target = document.getElementById(seen.focusId) || current.querySelector("a.card[data-tap-source], #duel-draw, #duel-pass") || document.getElementById("duel-title");
     if (!target) return;
     if (!target.matches("a, button")) target.setAttribute("tabindex", "-1");
     target.focus({ preventScroll: true });
@@ -281,29 +295,13 @@
     }
   });
 
-  // The clocks count down between requests; the server's count is the one that
-  // matters (it shows whole seconds, rounded down). A turn or a match that runs out
-  // is closed by the first look at the board, so the page looks once a clock has
-  // shown zero for a second.
-  function clockText(seconds) {
-    const hours = Math.floor(seconds / 3600);
-    const minutes = Math.floor((seconds % 3600) / 60);
-    const secs = String(seconds % 60).padStart(2, "0");
-    return hours ? hours + ":" + String(minutes).padStart(2, "0") + ":" + secs : minutes + ":" + secs;
-  }
-
-  setInterval(function () {
+  // A turn or a match whose clock has run out is closed by the first look at the
+  // board: the page looks once one of its clocks has shown zero for a second (the
+  // clocks tick in board.js, which says so with a countdown-ended event).
+  document.addEventListener("countdown-ended", function (event) {
     const current = board();
-    if (!current) return;
-    let look = false;
-    current.querySelectorAll("#duel-turn-clock, #duel-match-clock").forEach(function (clock) {
-      const was = Number(clock.dataset.remaining);
-      if (was === 0 && !clock.dataset.looked) { clock.dataset.looked = "1"; look = true; }
-      clock.dataset.remaining = String(Math.max(0, was - 1));
-      clock.textContent = clockText(Number(clock.dataset.remaining));
-    });
-    if (look && current.dataset.boardUrl) {
+    if (current && current.contains(event.target) && current.dataset.boardUrl) {
       htmx.ajax("GET", current.dataset.boardUrl, { source: current, target: "#duel-board", swap: "outerHTML" });
     }
-  }, 1000);
+  });
 })();

@@ -4,7 +4,9 @@ Random games of every variant are played through the API, as
 tests/games/test_hidden_information.py plays them through the pages: every answer
 (a move, an undo, a tap, a refusal, a hint, the state, the game in progress, the
 history, the finish) is searched for every card the player cannot see at that moment,
-in every form a card can be written in, and for the seed.
+in every form a card can be written in, and for the seed. A match's answers and pushes
+are searched against each seat's own hidden cards in tests/matches/test_hidden_information.py,
+which uses the helpers below.
 """
 
 import json

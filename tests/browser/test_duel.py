@@ -5,6 +5,7 @@ shows each move arrive through the match's socket without a reload. And axe-core
 no serious violation on the board, a card picked or not."""
 
 import json
+import re
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -52,13 +53,19 @@ def place_for(page: Page, notation: str) -> str:
     return next(place for place, text in targets.items() if text == notation)
 
 
+def card_of(unit: str) -> str:
+    """The card link that picks the unit `t3/2` (the boards' parts mark it so)."""
+    source, count = unit.split("/")
+    return f'#duel-board a.card[data-tap-source="{source}"][data-tap-count="{count}"]'
+
+
 def tap_move(page: Page, notation: str) -> None:
     """A card, then the lit place it goes to, as a person taps them."""
     page.wait_for_function(IDLE)
     unit = unit_of(notation)
-    page.locator(f'#duel-board a.card[data-unit="{unit}"]').click(position={"x": 8, "y": 6})
+    page.locator(card_of(unit)).click(position={"x": 8, "y": 6})
     expect(page.locator("#duel-board a.card.selected")).to_have_count(int(unit.split("/")[1]))
-    page.locator(f'#duel-board .lit[data-place="{place_for(page, notation)}"]').click()
+    page.locator(f'#duel-board .lit[data-pile="{place_for(page, notation)}"]').click()
 
 
 # What the live panel does now and then: fetch the board again (the same one).
@@ -70,8 +77,8 @@ def drag(page: Page, unit: str, place: str, *, refetched: bool = False) -> None:
     """The unit's card dragged by its top strip onto the place's lowest card; with
     `refetched`, the same board arrives again while the card is in the air."""
     page.wait_for_function(IDLE)
-    card = page.locator(f'#duel-board a.card[data-unit="{unit}"]').bounding_box()
-    box = page.locator(f'#duel-board [data-place="{place}"]').bounding_box()
+    card = page.locator(card_of(unit)).bounding_box()
+    box = page.locator(f'#duel-board [data-pile="{place}"]').bounding_box()
     assert card
     assert box
     page.mouse.move(card["x"] + 8, card["y"] + 6)
@@ -108,9 +115,9 @@ def turn_passes(mover: Page, watcher: Page, mover_name: str, watcher_name: str) 
     for page in (mover, watcher):
         expect(page.locator("#duel-board")).to_have_attribute("data-revision", revision)
     # The waiting seat's board is read-only: nothing to pick, nothing to press.
-    expect(mover.locator("#duel-board a.card[data-unit]")).to_have_count(0)
+    expect(mover.locator("#duel-board a.card[data-tap-source]")).to_have_count(0)
     expect(mover.locator("#duel-board form")).to_have_count(0)
-    assert watcher.locator("#duel-board a.card[data-unit]").count() > 0
+    assert watcher.locator("#duel-board a.card[data-tap-source]").count() > 0
 
 
 def test_two_players_play_duel_turns_by_tapping(players, asgi_live_server):  # noqa: F811
@@ -136,7 +143,7 @@ def test_two_players_play_duel_turns_by_tapping(players, asgi_live_server):  # n
     # Seat 1 picks a card, changes its mind (a second tap puts it back), taps the stock.
     unit = unit_of(a_transfer(avoid_slots=True))
     second.wait_for_function(IDLE)
-    card = second.locator(f'#duel-board a.card[data-unit="{unit}"]')
+    card = second.locator(card_of(unit))
     card.click(position={"x": 8, "y": 6})
     expect(second.locator("#duel-board .lit").first).to_be_visible()
     card.click(position={"x": 8, "y": 6})
@@ -198,7 +205,7 @@ def test_the_duel_board_has_no_serious_accessibility_violation(page, live_server
     found["the board"] = axe_violations(page)
     unit, targets = next(iter(move_map(page).items()))
     page.wait_for_function(IDLE)
-    page.locator(f'#duel-board a.card[data-unit="{unit}"]').focus()
+    page.locator(card_of(unit)).focus()
     page.keyboard.press("Enter")
     expect(page.locator("#duel-board a.card.selected")).to_have_count(1)
     expect(page.locator("#duel-board .lit")).to_have_count(len(targets))
@@ -216,10 +223,47 @@ def test_the_duel_board_has_no_serious_accessibility_violation(page, live_server
     expect(page.locator("#duel-board .lit").first).to_be_visible()
     expect(page.locator("#duel-board .target-button")).to_have_count(0)  # the board came again
     place, move = next(iter(targets.items()))
-    page.locator(f'#duel-board .lit[data-place="{place}"]').focus()
+    page.locator(f'#duel-board .lit[data-pile="{place}"]').focus()
     page.keyboard.press("Enter")
     expect(page.locator("#duel-turn")).to_contain_text("Waiting for other.")
     assert shared_board().move_log == [move]
     found["the waiting seat's board"] = axe_violations(page)
     found = {where: violations for where, violations in found.items() if violations}
     assert found == {}, "axe-core violations:\n" + describe(found)
+
+
+def seconds_shown(text: str | None) -> int:
+    minutes, seconds = (text or "").strip().split(":")
+    return int(minutes) * 60 + int(seconds)
+
+
+def test_the_duel_is_drawn_as_every_board_with_its_turn_clock_ticking(page, live_server):
+    """The shared board is a board like the others (the felt, the figures, the parts'
+    cards), its pillars the foundations' slots with a suit's pip (no letters), and its
+    turn clock one figure of its own that ticks down, as the match clock does."""
+    sign_up(page, live_server.url, "mover")
+    mover = get_user_model().objects.get(username="mover")
+    other = get_user_model().objects.create_user(username="other", password="x-long-secret-42")
+    match = services.match_create(player=mover, mode="steps_duel")
+    services.match_join(player=other, match_id=match.id)
+    page.goto(f"{live_server.url}/matches/{match.id}/duel/")
+    board = page.locator("#duel-board")
+    expect(board).to_have_class(re.compile(r"(^| )board( |$)"))
+    expect(board.locator(".hud .hud-title")).to_have_text("Steps: Head-to-Head Duel")
+    turn_clock = board.locator(".hud-figures .turn-clock")
+    expect(turn_clock.locator("dt")).to_have_text("Turn clock")
+    expect(board.locator("#duel-turn")).not_to_contain_text("clock")
+    for clock in ("#duel-turn-clock", "#duel-match-clock"):
+        shown = seconds_shown(board.locator(clock).text_content())
+        page.wait_for_timeout(2_200)
+        assert seconds_shown(board.locator(clock).text_content()) <= shown - 2, clock
+    pillars = board.locator(".pillars .foundation")
+    expect(pillars).to_have_count(8)
+    expect(pillars.locator(".card.slot .slot-pip")).to_have_count(8)
+    assert not re.search(r"[SHDC][12]", board.locator(".pillars").inner_text())
+    # The tableau is the boards' own part: each pile its backs, then its faces.
+    state = DUEL.load(shared_board().state)
+    for number, pile in enumerate(state.tableau, start=1):
+        place = board.locator(f'.tableau .pile[data-pile="t{number}"]')
+        expect(place.locator(".card.back")).to_have_count(len(pile.down))
+        expect(place.locator("a.card.up .card-face[data-card]")).to_have_count(len(pile.up))

@@ -4,12 +4,16 @@ the match's socket, without reloading (the panel's poll is 15 s: every expectati
 here is met well before it)."""
 
 from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.utils import timezone
 from playwright.sync_api import Page, expect
 
+from games.engine import card_name
 from games.models import Game
 from matches import services
 from matches.models import Match, PointsTable
@@ -30,10 +34,14 @@ document.addEventListener("htmx:wsOpen", () => { window.arenaSocketOpen = true; 
 """
 
 
-@pytest.fixture
-def players(asgi_live_server, monkeypatch) -> Iterator[tuple[Page, Page]]:  # noqa: F811
-    """Two players' phone-sized pages in one browser, each context its own (cookies,
-    sessions), each failing the test at teardown on a CSP violation."""
+PHONE = {"width": 412, "height": 915}
+DESKTOP = {"width": 1280, "height": 800}
+
+
+@contextmanager
+def two_players(monkeypatch, viewport: dict[str, int]) -> Iterator[tuple[Page, Page]]:
+    """Two players' pages of the viewport's size in one browser, each context its own
+    (cookies, sessions), each failing the test at teardown on a CSP violation."""
     require_chromium()
     from playwright.sync_api import sync_playwright
 
@@ -46,7 +54,7 @@ def players(asgi_live_server, monkeypatch) -> Iterator[tuple[Page, Page]]:  # no
         contexts: list[Any] = []
         pages: list[Page] = []
         for watch in watches:
-            context = browser.new_context(viewport={"width": 412, "height": 915})
+            context = browser.new_context(viewport=viewport)
             watch.install(context)
             context.add_init_script(WATCH_SOCKET)
             page = context.new_page()
@@ -61,6 +69,20 @@ def players(asgi_live_server, monkeypatch) -> Iterator[tuple[Page, Page]]:  # no
             for context in contexts:
                 context.close()
             browser.close()
+
+
+@pytest.fixture
+def players(asgi_live_server, monkeypatch) -> Iterator[tuple[Page, Page]]:  # noqa: F811
+    """Two players on phones."""
+    with two_players(monkeypatch, PHONE) as pages:
+        yield pages
+
+
+@pytest.fixture
+def desktop_players(asgi_live_server, monkeypatch) -> Iterator[tuple[Page, Page]]:  # noqa: F811
+    """Two players on 1280x800 desktops."""
+    with two_players(monkeypatch, DESKTOP) as pages:
+        yield pages
 
 
 def seat_moves(page: Page, game: Game):
@@ -186,3 +208,78 @@ def test_the_waiting_page_goes_to_the_board_once_the_match_starts(players, asgi_
     expect(maker.locator("#match-seats tbody tr")).to_have_count(2)
     maker.click("#start-match")
     expect(joiner.locator("#board")).to_be_visible(timeout=SOCKET_SECONDS)
+
+
+def clock_seconds(text: str | None) -> int:
+    minutes, seconds = (text or "").strip().split(":")
+    return int(minutes) * 60 + int(seconds)
+
+
+def in_the_viewport(page: Page, selector: str) -> bool:
+    box = page.locator(selector).bounding_box()
+    size = page.viewport_size
+    assert box is not None
+    assert size is not None
+    return box["y"] >= 0 and box["y"] + box["height"] <= size["height"]
+
+
+def the_clock_runs_out_in(seconds: int) -> None:
+    """The match's deadline (and its games') `seconds` from now."""
+    deadline = timezone.now() + timedelta(seconds=seconds)
+    Match.objects.update(deadline_at=deadline)
+    Game.objects.filter(track=Game.Track.MATCH).update(deadline_at=deadline)
+
+
+def test_the_sprint_page_keeps_the_match_in_view_with_its_clock_ticking(
+    desktop_players,
+    asgi_live_server,  # noqa: F811
+):
+    """At 1280x800 the live panel sits beside the board, every seat's row in view; a
+    seat's figures are a labelled list with no card while the match runs; the match
+    clock ticks; 20 s and more of polling and pushes bring no CSP violation (checked at
+    teardown); and once the clock has run out the page looks again by itself and shows
+    every seat's final table, each card named."""
+    maker, joiner = desktop_players
+    base_url = asgi_live_server.url
+    sign_up(maker, base_url, "maker")
+    sign_up(joiner, base_url, "joiner")
+    find_each_other(maker, joiner, base_url, mode="steps_sprint")
+    expect(maker.locator("#match-seats tbody tr")).to_have_count(2)
+    maker.click("#start-match")
+    on_the_board_with_the_socket_open(maker)
+    to_the_board_once_started(joiner)
+    on_the_board_with_the_socket_open(joiner)
+    board = maker.locator("#board").bounding_box()
+    panel = maker.locator("#match-live").bounding_box()
+    assert board
+    assert panel
+    assert panel["x"] >= board["x"] + board["width"], "the panel is beside the board"
+    opponent, mine = game_of("joiner"), game_of("maker")
+    for game in (opponent, mine):
+        assert in_the_viewport(maker, f"#match-seat-{game.id}")
+    row = maker.locator(f"#match-seat-{opponent.id}")
+    expect(row.locator("dl dt")).to_have_text(["Score", "On foundations", "Moves", "Status"])
+    expect(row.locator("dl dd")).to_have_text(["0", "0", "0", "In progress"])
+    shown = clock_seconds(maker.locator("#match-clock").text_content())
+    maker.wait_for_timeout(2_500)
+    assert clock_seconds(maker.locator("#match-clock").text_content()) <= shown - 2
+    polls: list[str] = []
+    maker.on("request", lambda request: polls.append(request.url) if "/live/" in request.url else 0)
+    for turn in range(1, 8):
+        play_the_stock(joiner)
+        expect(seat_moves(maker, opponent)).to_have_text(str(turn), timeout=SOCKET_SECONDS)
+        maker.wait_for_timeout(3_000)
+    assert polls, "the panel asked again (every 15 s) while the page was watched"
+    expect(maker.locator("#match-live [data-card]")).to_have_count(0)
+    the_clock_runs_out_in(3)
+    maker.reload()
+    on_the_board_with_the_socket_open(maker)
+    for page in (maker, joiner):
+        expect(page.locator("#match-over")).to_be_visible(timeout=12_000)
+    for game in (opponent, mine):
+        final = maker.locator(f"#match-seat-{game.id} .mini-board")
+        expect(final.locator("figcaption")).to_have_text(f"{game.player.username}'s final table")
+        expect(final.locator(".mini-pile")).to_have_count(7)
+        expect(final.locator(".mini-pile").first).to_contain_text("Pile 1:")
+        face = final.locator(".mini-cards [data-card]").first
+        expect(face).to_have_attribute("aria-label", card_name(face.get_attribute("data-card")))

@@ -4,17 +4,21 @@ is a POST form that works without JavaScript. The server says which moves are le
 (the move map duel.js lights up); a refusal says why and changes nothing; the seat not
 to move sees the board with nothing to press; no page shows a hidden card."""
 
+import html
 import json
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
 import pytest
+from django.template import engines
 from django.urls import reverse
 
 from games.engine import card_name, format_move, full_deck, get_variant
 from games.models import Game
+from games.templatetags.cards import SUIT_CLASSES
 from matches import services
 from matches.models import Match
+from matches.selectors_duel import duel_board_for_player
 from tests.games.helpers import leaked_cards
 from tests.matches.test_duel import board_of, client_of
 
@@ -28,7 +32,7 @@ VOID = {"input", "br", "img", "meta", "link", "hr"}
 class Form:
     attrs: dict[str, str]
     place: str | None
-    """The data-place of the place it sits on (a target), if any."""
+    """The data-pile of the place it sits on (a target), if any."""
     listed: bool
     """Whether it is one of the compact list's (#duel-moves)."""
     inputs: dict[str, str] = field(default_factory=dict)
@@ -42,7 +46,8 @@ class DuelPage:
     board: dict[str, str] = field(default_factory=dict)
     forms: list[Form] = field(default_factory=list)
     links: dict[str, str] = field(default_factory=dict)
-    """data-unit -> href of each card the player may pick."""
+    """The unit (`t3/2`: data-tap-source and data-tap-count) -> href of each card the
+    player may pick."""
     selected: list[str] = field(default_factory=list)
     html: str = ""
 
@@ -82,7 +87,7 @@ class _Reader(HTMLParser):
         if not self.inside:
             return
         if tag == "form":
-            place = next((a["data-place"] for a in reversed(self.stack) if "data-place" in a), None)
+            place = next((a["data-pile"] for a in reversed(self.stack) if "data-pile" in a), None)
             listed = any(a.get("id") == "duel-moves" for a in self.stack)
             self.form = Form(attrs=attributes, place=place, listed=listed)
             self.page.forms.append(self.form)
@@ -90,10 +95,11 @@ class _Reader(HTMLParser):
             self.form.inputs[attributes.get("name", "")] = attributes.get("value", "")
         elif tag == "button" and self.form is not None:
             self.form.button = attributes
-        elif tag == "a" and "data-unit" in attributes:
-            self.page.links[attributes["data-unit"]] = attributes["href"]
+        elif tag == "a" and "data-tap-source" in attributes:
+            unit = f"{attributes['data-tap-source']}/{attributes['data-tap-count']}"
+            self.page.links[unit] = attributes["href"]
             if "selected" in attributes.get("class", "").split():
-                self.page.selected.append(attributes["data-unit"])
+                self.page.selected.append(unit)
 
     def handle_endtag(self, tag: str) -> None:
         if tag in VOID:
@@ -227,7 +233,10 @@ def test_a_card_for_a_pillar_lights_the_pillars_that_take_it(duel, player):
     assert page.targets[f"{suit}1"] == page.targets[f"{suit}2"] == "w-f"
     assert not [place for place in page.targets if place[0] in "SHDC" and place[0] != suit]
     (form,) = [f for f in page.forms if f.place == f"{suit}2"]
-    assert form.button["aria-label"] == f"Move the {card_name(ace)} to pillar {suit}2, empty"
+    assert (
+        form.button["aria-label"]
+        == f"Move the {card_name(ace)} to {SUIT_CLASSES[suit]} pillar 2, empty"
+    )
     client.post(form.attrs["action"], form.inputs)
     public = DUEL.public_view(DUEL.load(board_of(duel).state))
     assert [p["count"] for p in public["pillars"] if p["suit"] == suit] == [1, 0]
@@ -265,7 +274,7 @@ def test_a_refused_move_says_why_and_changes_nothing(duel, player, bob):
         move_url(duel), {"move": "draw", "revision": 0}, HTTP_HX_REQUEST="true"
     )
     assert theirs.status_code == 422
-    assert "It is alice&#x27;s turn." in theirs.content.decode()
+    assert "It is alice's turn." in html.unescape(theirs.content.decode())
     stale = client_of(player).post(
         move_url(duel), {"move": "draw", "revision": 5}, HTTP_HX_REQUEST="true"
     )
@@ -329,3 +338,17 @@ def test_no_page_of_the_board_shows_a_hidden_card(duel, player, bob):
             move=moves[turn % (len(moves) - 1)],  # never the pass
             revision=game.revision,
         )
+
+
+def test_the_duel_draws_its_cards_with_the_boards_own_parts(duel, player, bob):
+    """The tableau is games/parts/tableau.jinja's, as on every board: links that pick a
+    card for the seat to move, faces and backs only for the other; the empty pillars
+    are the foundations' slots with their suit's pip, and no pillar shows letters."""
+    part = engines["jinja2"].get_template("games/parts/tableau.jinja")
+    urls = {"detail": duel_url(duel), "move": move_url(duel), "target": "#duel-board"}
+    for user in (player, bob):
+        html = client_of(user).get(duel_url(duel)).content.decode()
+        board = duel_board_for_player(match_id=duel.id, player=user)
+        assert part.render({"board": board, "urls": urls, "csrf_field": ""}).strip() in html
+        assert html.count('class="slot-pip"') == 8
+        assert 'class="slot-label"' not in html.split('class="foundations pillars"')[1]

@@ -7,6 +7,7 @@ from django.urls import reverse
 
 from accounts.services import profile_update
 from games import services as games_services
+from games.engine import get_variant
 from matches import services
 from matches.models import Match
 from tests.matches.helpers import games_of, sprint
@@ -94,6 +95,32 @@ def test_the_live_panel_shows_every_seat_and_only_to_its_players(
     assert 'id="match-clock"' in panel
     client.force_login(make_user("eve"))
     assert client.get(url).status_code == 404
+
+
+def test_the_live_panel_shows_figures_while_it_runs_and_the_final_tables_after(
+    player_client, player, bob
+):
+    """While the match runs a seat's row is its figures, labelled, and no card; once
+    it is over, every seat's final table with each face-up card."""
+    match = sprint(player, bob)
+    bobs = games_of(match)[1]
+    bobs.refresh_from_db()
+    games_services.game_move_play(game_id=bobs.id, player=bob, move="draw", revision=0)
+    url = reverse("matches:live", kwargs={"match_id": match.id})
+    panel = player_client.get(url).content.decode()
+    for label in ("Score", "On foundations", "Moves", "Status"):
+        assert f"<dt>{label}</dt>" in panel
+    assert "data-card" not in panel
+    assert "final table" not in panel
+    settle(match)
+    panel = player_client.get(url).content.decode()
+    for game in games_of(match):
+        game.refresh_from_db()
+        assert f"{game.player.username}'s final table" in panel
+        public = get_variant("steps").public_view(get_variant("steps").load(game.state))
+        for pile in public["tableau"]:
+            for card in pile["up"]:
+                assert f'data-card="{card}"' in panel
 
 
 def test_a_finished_match_shows_its_places_and_offers_a_rematch(player_client, player, bob):
