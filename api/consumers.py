@@ -14,7 +14,8 @@ from channels.db import database_sync_to_async
 from api import sockets
 from api.errors import ApiRefusal, refusal_body
 from api.throttles import MoveRateThrottle
-from core.sockets import DatabaseFreeDispatchConsumer
+from core.json_depth import json_too_deep
+from core.sockets import NESTED_TOO_DEEP, DatabaseFreeDispatchConsumer
 from matches.live import match_group, pushes_send
 
 SIGN_IN_FIRST = 4401
@@ -51,6 +52,9 @@ class MatchSocketConsumer(DatabaseFreeDispatchConsumer):
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if text_data is not None and json_too_deep(text_data):
+            await self.close(code=NESTED_TOO_DEEP)
+            return
         wait = self.bucket.wait()
         if wait:
             refusal = ApiRefusal(code="throttled", message=f"Too many actions: wait {wait:.1f} s.")

@@ -5,6 +5,10 @@ from typing import Any
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 
+NESTED_TOO_DEEP = 1008
+"""The close code (RFC 6455's "policy violation") for a message nested deeper than
+core.json_depth.MAX_DEPTH: one a JSON parser's recursion could not read."""
+
 
 class DatabaseFreeDispatchConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # untyped
     """An asynchronous consumer whose handlers reach the database only through

@@ -81,6 +81,9 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "config.middleware.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Before anything reads a request: what the API cannot read (a body nested too deep
+    # or too large, a query string too long) is refused in its one JSON shape.
+    "api.middleware.ApiRequestMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",

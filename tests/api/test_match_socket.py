@@ -15,6 +15,7 @@ from channels.testing import WebsocketCommunicator
 from api.consumers import NOT_YOURS, SIGN_IN_FIRST
 from api.throttles import MoveRateThrottle
 from config.asgi import application
+from core.sockets import NESTED_TOO_DEEP
 from games.models import Game
 from matches import services
 from tests.api.conftest import ApiClient
@@ -222,6 +223,28 @@ def test_a_message_that_is_not_json_is_refused(match, player):
         await communicator.disconnect()
 
     run(body)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[" * 999 + "]" * 999,
+        '{"id": 1, "action": "move", "revision": 0, "move": %s}' % ("[" * 40 + "]" * 40),
+    ],
+)
+def test_a_message_nested_too_deep_closes_the_socket_and_changes_nothing(match, player, text):
+    token = token_of(player)
+    mine, _ = games_of(match)
+    before = stored(mine)
+
+    async def body() -> None:
+        communicator, _ = await opened(match.id, token)
+        await communicator.send_to(text_data=text)
+        closed = await communicator.receive_output(timeout=TIMEOUT)
+        assert closed == {"type": "websocket.close", "code": NESTED_TOO_DEEP}
+
+    run(body)
+    assert stored(mine).revision == before.revision
 
 
 def test_an_action_after_the_clock_ran_out_is_refused(match, player):
