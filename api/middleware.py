@@ -11,6 +11,8 @@ the API's one error shape (api.errors) on every endpoint, where it was Django's 
 - The query string: longer than MAX_QUERY_LENGTH or of more fields than
   DATA_UPLOAD_MAX_NUMBER_FIELDS is `400 malformed`; below every server's limit on a
   request line (docs/api.md, "Refusals"), so that it is the one shape on any of them.
+  Its `page`, the one parameter of every list, is a whole number from 1 or refused
+  (api.query.page_refusal), on every list alike.
 - An allauth endpoint answers a method it has no handler for with `405
   method_not_allowed` and its Allow header, before allauth validates the body as if
   the method were one it takes (TRACE on auth/login answered "password: required").
@@ -25,6 +27,7 @@ from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 
 from api.errors import ApiRefusal, refusal_body
+from api.query import page_refusal
 from core.json_depth import MAX_DEPTH, json_too_deep
 
 API_PATH = "/api/"
@@ -63,10 +66,11 @@ def _query_refusal(request: HttpRequest) -> JsonResponse | None:
     if len(request.META.get("QUERY_STRING", "")) > MAX_QUERY_LENGTH:
         return _malformed(f"The query string is longer than {MAX_QUERY_LENGTH} characters.")
     try:
-        request.GET  # noqa: B018  # parsed here, where its refusal can be the API's
+        query = request.GET
     except TooManyFieldsSent:
         return _malformed("The query string has more fields than the API reads.")
-    return None
+    page = page_refusal(query)
+    return refusal_response(page) if page is not None else None
 
 
 class ApiRequestMiddleware:

@@ -70,6 +70,11 @@ def test_a_move_is_played_and_answers_with_the_new_state(api, game):
         ({"move": "x" * 33, "revision": 0}, "malformed", 400),
         ({"move": ["t5-f"], "revision": 0}, "malformed", 400),
         ({"move": "t5-f", "revision": "zero"}, "malformed", 400),
+        # A revision is a JSON number: not text that reads as one, nor a flag.
+        ({"move": "t5-f", "revision": "0"}, "malformed", 400),
+        ({"move": "t5-f", "revision": "\u0660"}, "malformed", 400),
+        ({"move": "t5-f", "revision": 0.0}, "malformed", 400),
+        ({"move": "t5-f", "revision": False}, "malformed", 400),
     ],
 )
 def test_a_refused_move_changes_nothing(api, game, body, code, status):
@@ -142,6 +147,32 @@ def test_a_tap_sends_the_card_where_the_rules_say(api, game):
     played = act(api, game, "tap", source="t5", revision=0)
     assert played.status_code == 200
     assert played.json()["game"]["moves"] == ["t5-f"]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"source": "t5", "count": "1", "revision": 0},
+        {"source": "t5", "count": "\u0661", "revision": 0},
+        {"source": "t5", "count": True, "revision": 0},
+        {"source": "t5", "revision": "0"},
+    ],
+)
+def test_a_tap_whose_numbers_are_not_json_numbers_is_malformed(api, game, body):
+    before = stored(game)
+    response = act(api, game, "tap", **body)
+    assert response.status_code == 400
+    assert error_codes(response) == ["malformed"]
+    assert stored(game) == before
+
+
+@pytest.mark.parametrize("confirm", ["yes", 1, "true"])
+def test_finish_is_confirmed_by_json_true_only(api, game, confirm):
+    before = stored(game)
+    response = act(api, game, "finish", revision=0, confirm=confirm)
+    assert response.status_code == 400
+    assert response.json()["errors"][0]["param"] == "confirm"
+    assert stored(game) == before
 
 
 def test_undo_takes_the_last_move_back(api, game):

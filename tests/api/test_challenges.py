@@ -626,7 +626,7 @@ class TestLeaderboard:
         ]
         assert second["previous"] == f"http://testserver{LEADERBOARD}?month=2026-12"
         assert viewer.get(LEADERBOARD, page=9).json()["page"] == 2
-        assert viewer.get(LEADERBOARD, page="x").json()["page"] == 1
+        assert viewer.get(LEADERBOARD, page="x").json()["errors"][0]["param"] == "page"
 
     def test_a_month_not_written_yyyy_mm_is_malformed(self, anonymous_api, clock):
         response = anonymous_api.get(LEADERBOARD, month="2026-1")

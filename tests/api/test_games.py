@@ -111,6 +111,18 @@ def test_options_left_out_take_their_defaults(api, player):
         ("steps", {"colour": "red"}, "options.colour"),
         ("klondike", {"draw": 1}, "options.draw"),
         ("spike", {"mode": "blitz"}, "options.mode"),
+        # Only JSON's own types: a number is a JSON number of ASCII digits, a flag a
+        # JSON true or false ("٣" is Arabic-Indic three, which int() reads).
+        ("steps", {"buffers": "\u0663"}, "options.buffers"),
+        ("steps", {"buffers": "3"}, "options.buffers"),
+        ("steps", {"buffers": 3.0}, "options.buffers"),
+        ("steps", {"buffers": True}, "options.buffers"),
+        ("steps", {"recycles": "\u0661"}, "options.recycles"),
+        ("steps", {"draw": "3"}, "options.draw"),
+        ("steps", {"draw": True}, "options.draw"),
+        ("steps", {"retrieval": "no"}, "options.retrieval"),
+        ("steps", {"retrieval": 1}, "options.retrieval"),
+        ("spike", {"mode": ["classic"]}, "options.mode"),
     ],
 )
 def test_options_a_game_does_not_take_are_refused_and_deal_nothing(
@@ -124,11 +136,30 @@ def test_options_a_game_does_not_take_are_refused_and_deal_nothing(
     assert not Game.objects.filter(player=player).exists()
 
 
-def test_an_unknown_game_is_refused(api, player):
-    response = start(api, "chess")
+@pytest.mark.parametrize("variant", ["chess", "0", "Klondike", 1])
+def test_an_unknown_game_is_refused(api, player, variant):
+    response = start(api, variant)
     assert response.status_code == 400
     assert response.json()["errors"][0]["param"] == "variant"
     assert not Game.objects.filter(player=player).exists()
+
+
+def test_the_schema_names_the_games_a_deal_may_ask_for(anonymous_api):
+    schema = anonymous_api.get("/api/v1/schema", format="json").json()
+    body = schema["paths"]["/api/v1/games"]["post"]["requestBody"]["content"]
+    request = body["application/json"]["schema"]["$ref"].rpartition("/")[2]
+    (variant,) = schema["components"]["schemas"][request]["properties"]["variant"]["allOf"]
+    enum = schema["components"]["schemas"][variant["$ref"].rpartition("/")[2]]["enum"]
+    assert enum == list(game_keys())
+
+
+@pytest.mark.parametrize("confirm", ["yes", "true", 1, "on"])
+def test_confirm_is_a_json_true_or_false(api, player, confirm):
+    assert start(api, "klondike").status_code == 201
+    response = start(api, "klondike", confirm=confirm)
+    assert response.status_code == 400
+    assert response.json()["errors"][0]["param"] == "confirm"
+    assert Game.objects.filter(player=player).count() == 1
 
 
 def test_a_body_that_is_not_json_is_refused(api, player):
@@ -266,3 +297,40 @@ def test_the_history_lists_ten_games_a_page_with_their_figures(api, player, make
     assert {game["variant"] for game in spike["results"]} == {"spike"}
     seeds = set(Game.objects.values_list("seed", flat=True))
     assert not any(seed in first.content.decode() for seed in seeds)
+
+
+@pytest.mark.parametrize(
+    ("query", "param"),
+    [
+        ({"variant": "nonsense"}, "variant"),
+        ({"variant": ""}, "variant"),
+        ({"page": "abc"}, "page"),
+        ({"page": "0"}, "page"),
+        ({"page": "-1"}, "page"),
+        ({"page": "\u0663"}, "page"),
+        ({"page": ""}, "page"),
+    ],
+)
+def test_a_filter_or_page_the_history_cannot_read_is_malformed(api, player, query, param):
+    services.game_start(player=player, variant="klondike")
+    response = api.get("/api/v1/games", **query)
+    assert response.status_code == 400
+    assert error_codes(response) == ["malformed"]
+    assert response.json()["errors"][0]["param"] == param
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/v1/leaderboards/klondike",
+        "/api/v1/codex/the-kings-vestibule/leaderboard",
+        "/api/v1/challenges/leaderboard",
+        "/api/v1/matches",
+        "/api/v1/matches/ratings/steps_sprint",
+    ],
+)
+def test_every_list_refuses_a_page_it_cannot_read(api, path):
+    assert api.get(path, page="2").status_code == 200
+    response = api.get(path, page="abc")
+    assert response.status_code == 400
+    assert response.json()["errors"][0]["param"] == "page"

@@ -74,7 +74,16 @@ def test_an_illegal_move_without_javascript_shows_the_message_after_redirect(pla
 
 
 @pytest.mark.parametrize(
-    "data", [{}, {"move": "draw"}, {"move": "draw", "revision": "x"}, {"revision": 0}]
+    "data",
+    [
+        {},
+        {"move": "draw"},
+        {"move": "draw", "revision": "x"},
+        {"revision": 0},
+        # Digits of other scripts, which int() reads: a form of the site writes ASCII.
+        {"move": "draw", "revision": "\u0660"},
+        {"move": "draw", "revision": "\uff10"},
+    ],
 )
 def test_a_malformed_request_is_400_and_changes_nothing(player_client, game, data):
     response = player_client.post(url("move", game), data, **HX)
