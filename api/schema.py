@@ -54,9 +54,10 @@ class SessionTokenScheme(OpenApiAuthenticationExtension):  # type: ignore[no-unt
 
 
 class ArenaAutoSchema(AutoSchema):
-    """Adds to each operation its refusals: those its view names (`refusals`), and
-    those every operation of its kind can meet (a body it cannot read, no login, a
-    browser's missing CSRF token, the throttle)."""
+    """Adds to each operation its refusals: those its view names (`refusals`: a tuple
+    for all of its methods, or a mapping of a method to its own), and those every
+    operation of its kind can meet (a body it cannot read, no login, a browser's
+    missing CSRF token)."""
 
     def get_operation(self, *args: Any, **kwargs: Any) -> dict[str, Any] | None:
         operation: dict[str, Any] | None = super().get_operation(*args, **kwargs)
@@ -73,7 +74,8 @@ class ArenaAutoSchema(AutoSchema):
         return operation
 
     def _refusals_by_status(self) -> dict[int, list[str]]:
-        codes = list(getattr(self.view, "refusals", ()))
+        declared = getattr(self.view, "refusals", ())
+        codes = list(declared.get(self.method, ()) if isinstance(declared, dict) else declared)
         public = any(isinstance(p, AllowAny) for p in self.view.get_permissions())
         codes += (
             ["invalid_session_token"] if public else ["not_authenticated", "invalid_session_token"]

@@ -10,6 +10,7 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
 from api import query
@@ -33,6 +34,7 @@ from games.engine import EngineError
 from games.errors import GameActionError
 from games.models import Game
 from games.specs import GameSpec, game_keys, game_spec, game_specs
+from games.throttles import DealRateThrottle
 from games.tracks import casual_track
 
 HISTORY_PAGE_SIZE = 10
@@ -123,7 +125,11 @@ class HistoryPageSerializer(PageSerializer):
 
 
 class GameCollectionView(APIView):
-    refusals = ("confirmation_required",)
+    refusals = {"POST": ("confirmation_required", "throttled")}
+
+    def get_throttles(self) -> list[BaseThrottle]:
+        """Dealing is throttled (games.throttles); reading the history is not."""
+        return [DealRateThrottle()] if self.request.method == "POST" else []
 
     @extend_schema(
         operation_id="games_list",
@@ -217,7 +223,8 @@ class GameDetailView(APIView):
 
 
 class RestartView(APIView):
-    refusals = ("not_found", "confirmation_required", "illegal_move")
+    throttle_classes = [DealRateThrottle]
+    refusals = ("not_found", "confirmation_required", "illegal_move", "throttled")
 
     @extend_schema(
         operation_id="game_restart",

@@ -299,6 +299,9 @@ REST_FRAMEWORK = {
         # card sent home by the automatic-moves setting rides on its move's request),
         # and a script hammering the server is held to it.
         "moves": os.environ.get("API_MOVE_RATE", "300/min"),
+        # New deals and restarts, through the board or the API alike (games.throttles):
+        # one every two seconds for a whole minute; a deal may run the solver.
+        "deals": os.environ.get("DEAL_RATE", "30/min"),
     },
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }

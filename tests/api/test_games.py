@@ -8,6 +8,7 @@ from django.utils import timezone
 from games import services
 from games.models import Game
 from games.specs import game_keys
+from games.throttles import DealRateThrottle
 from games.tracks import casual_track
 from tests.api.conftest import ApiClient, error_codes
 
@@ -334,3 +335,42 @@ def test_every_list_refuses_a_page_it_cannot_read(api, path):
     response = api.get(path, page="abc")
     assert response.status_code == 400
     assert response.json()["errors"][0]["param"] == "page"
+
+
+@pytest.fixture
+def three_deals_a_minute(monkeypatch):
+    # DRF reads the rates into the class when it loads.
+    monkeypatch.setattr(DealRateThrottle, "THROTTLE_RATES", {"deals": "3/min"})
+
+
+@pytest.mark.usefixtures("three_deals_a_minute")
+def test_dealing_is_throttled_but_says_when_to_come_back(api, player):
+    for _deal in range(2):
+        assert start(api, "klondike", confirm=True).status_code == 201
+    latest = Game.objects.filter(player=player).latest("started_at")
+    assert api.post(f"/api/v1/games/{latest.id}/restart", {"confirm": True}).status_code == 201
+    dealt = Game.objects.filter(player=player).count()
+    for refused in (
+        start(api, "klondike", confirm=True),
+        api.post(f"/api/v1/games/{latest.id}/restart", {"confirm": True}),
+    ):
+        assert refused.status_code == 429
+        assert error_codes(refused) == ["throttled"]
+        assert int(refused["Retry-After"]) > 0
+    assert Game.objects.filter(player=player).count() == dealt
+    # Reading and playing go on: the throttle is on dealing only.
+    assert api.get("/api/v1/games").status_code == 200
+    active = Game.objects.get(player=player, status=Game.Status.ACTIVE)
+    assert api.get(f"/api/v1/games/{active.id}").status_code == 200
+
+
+def test_the_deal_throttle_is_far_above_a_persons_pace():
+    assert DealRateThrottle().parse_rate(DealRateThrottle.THROTTLE_RATES["deals"]) == (30, 60)
+
+
+def test_the_schema_documents_the_deal_throttle_on_dealing_only(anonymous_api):
+    paths = anonymous_api.get("/api/v1/schema", format="json").json()["paths"]
+    assert "429" in paths["/api/v1/games"]["post"]["responses"]
+    assert "429" in paths["/api/v1/games/{game_id}/restart"]["post"]["responses"]
+    assert "429" not in paths["/api/v1/games"]["get"]["responses"]
+    assert "409" not in paths["/api/v1/games"]["get"]["responses"]

@@ -5,6 +5,8 @@ from django.urls import reverse
 from games import services
 from games.engine import format_move, get_variant
 from games.models import Game
+from games.throttles import DealRateThrottle
+from tests.api.conftest import ApiClient
 from tests.games.helpers import load_fixture, start_with_deck
 
 pytestmark = pytest.mark.django_db
@@ -274,3 +276,45 @@ def test_finish_with_any_other_confirm_value_is_refused_and_changes_nothing(
     assert game.status == Game.Status.ACTIVE
     assert game.revision == 0
     assert game.finished_at is None
+
+
+@pytest.fixture
+def three_deals_a_minute(monkeypatch):
+    # DRF reads the rates into the class when it loads.
+    monkeypatch.setattr(DealRateThrottle, "THROTTLE_RATES", {"deals": "3/min"})
+
+
+@pytest.mark.usefixtures("three_deals_a_minute")
+@pytest.mark.parametrize("htmx", [False, True])
+def test_dealing_is_throttled_with_429_and_retry_after(player_client, player, game, htmx):
+    headers = HX if htmx else {}
+    new_deal = reverse("games:new_deal", args=["klondike"])
+    for _deal in range(2):
+        assert player_client.post(new_deal, {"confirm": "on"}, **headers).status_code < 400
+    latest = Game.objects.filter(player=player).latest("started_at")
+    restarted = player_client.post(url("restart", latest), {"confirm": "on"}, **headers)
+    assert restarted.status_code < 400
+    dealt = Game.objects.filter(player=player).count()
+    for refused in (
+        player_client.post(new_deal, {"confirm": "on"}, **headers),
+        player_client.post(url("restart", latest), {"confirm": "on"}, **headers),
+    ):
+        assert refused.status_code == 429
+        assert int(refused["Retry-After"]) > 0
+        assert b"Too many new deals" in refused.content
+    assert Game.objects.filter(player=player).count() == dealt
+    # Play goes on: the throttle is on dealing only.
+    active = Game.objects.get(player=player, status=Game.Status.ACTIVE)
+    assert player_client.get(reverse("games:detail", args=[active.id])).status_code == 200
+
+
+@pytest.mark.usefixtures("three_deals_a_minute")
+def test_the_web_and_the_api_deal_from_one_budget(player_client, player):
+    new_deal = reverse("games:new_deal", args=["klondike"])
+    for _deal in range(3):
+        assert player_client.post(new_deal, {"confirm": "on"}).status_code == 302
+    api = ApiClient()
+    assert api.log_in(player.username).status_code == 200
+    refused = api.post("/api/v1/games", {"variant": "klondike", "confirm": True})
+    assert refused.status_code == 429
+    assert int(refused["Retry-After"]) > 0
