@@ -239,7 +239,7 @@ class TestPlay:
             challenge.seed,
             TWO_ACES,
         )
-        assert (state["track"], state["is_active"], state["moves"]) == ("challenge", True, [])
+        assert (state["track"], state["is_active"], state["move_count"]) == ("challenge", True, 0)
         assert state["goal"] == {
             "words": "Play two aces to the foundations",
             "progress": "Aces to the foundations: 0 of 2",

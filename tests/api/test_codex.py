@@ -259,7 +259,7 @@ class TestPlay:
         )
         assert state["track"] == "scenario"
         assert state["is_active"] is True
-        assert state["moves"] == []
+        assert state["move_count"] == 0
         assert state["options"] == VESTIBULE.options
         assert state["scenario"] == {
             "key": VESTIBULE.key,

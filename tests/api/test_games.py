@@ -41,7 +41,6 @@ STATE_FIELDS = {
     "certified_winnable",
     "public",
     "legal_moves",
-    "moves",
     "started_at",
     "last_action_at",
     "finished_at",
