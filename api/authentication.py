@@ -20,10 +20,15 @@ class SessionTokenAuthentication(XSessionTokenAuthentication):  # type: ignore[m
 
     A token that names no live session is refused (401) rather than read as a
     visitor: a client whose session ended learns it at once, even on a public
-    leaderboard. A request without any credentials is answered 401 with the header
-    to send, where allauth's class would let DRF answer 403."""
+    leaderboard. So is a token whose session no longer signs its user in (the
+    password changed on another device, the account disabled): allauth's class read
+    that one as a visitor, so its first request was `not_authenticated` and only the
+    next, once Django had flushed the session, `invalid_session_token`. A request
+    without any credentials is answered 401 with the header to send, where allauth's
+    class would let DRF answer 403."""
 
     allow_invalid_session_tokens = False
+    allow_anonymous_users = False
 
     def authenticate_header(self, request: Request) -> str:
         return SESSION_TOKEN_HEADER

@@ -14,7 +14,8 @@ from channels.db import database_sync_to_async
 from accounts.sockets import SignedInConsumer
 from api import sockets
 from api.authentication import session_token_of
-from core.sockets import NOT_YOURS, SIGN_IN_FIRST
+from core.json_depth import json_too_deep
+from core.sockets import NESTED_TOO_DEEP, NOT_YOURS, SIGN_IN_FIRST
 from matches.live import match_group, pushes_send
 
 __all__ = ["NOT_YOURS", "SIGN_IN_FIRST", "MatchSocketConsumer"]
@@ -57,6 +58,9 @@ class MatchSocketConsumer(SignedInConsumer):
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if text_data is not None and json_too_deep(text_data):
+            await self.close(code=NESTED_TOO_DEEP)
+            return
         # Not thread-sensitive: a process's sockets act on several threads at once, each
         # action in its own transaction on its own connection, so one's database round
         # trips overlap another's work; on channels' default single thread every move

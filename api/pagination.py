@@ -1,5 +1,6 @@
 """Page-number pagination, the same on every list of the API: `?page=N` from 1 (a
-number past the last page gives the last one, as on the web pages) and an envelope
+number past the last page gives the last one, as on the web pages; one that is no
+page is refused: api.query) and an envelope
 with the count, the page, the number of pages and the links to the neighbours."""
 
 from typing import Any, Protocol
@@ -10,7 +11,10 @@ from rest_framework.request import Request
 from rest_framework.utils.urls import remove_query_param, replace_query_param
 
 PAGE_PARAMETER = OpenApiParameter(
-    "page", int, description="The page, from 1; past the last page, the last page."
+    "page",
+    int,
+    description="The page, from 1; past the last page, the last page. Anything else "
+    "(abc, 0) is 400 malformed (api.query.page_refusal).",
 )
 
 

@@ -54,9 +54,10 @@ class SessionTokenScheme(OpenApiAuthenticationExtension):  # type: ignore[no-unt
 
 
 class ArenaAutoSchema(AutoSchema):
-    """Adds to each operation its refusals: those its view names (`refusals`), and
-    those every operation of its kind can meet (a body it cannot read, no login, a
-    browser's missing CSRF token, the throttle)."""
+    """Adds to each operation its refusals: those its view names (`refusals`: a tuple
+    for all of its methods, or a mapping of a method to its own), and those every
+    operation of its kind can meet (a body it cannot read, no login, a browser's
+    missing CSRF token)."""
 
     def get_operation(self, *args: Any, **kwargs: Any) -> dict[str, Any] | None:
         operation: dict[str, Any] | None = super().get_operation(*args, **kwargs)
@@ -73,7 +74,8 @@ class ArenaAutoSchema(AutoSchema):
         return operation
 
     def _refusals_by_status(self) -> dict[int, list[str]]:
-        codes = list(getattr(self.view, "refusals", ()))
+        declared = getattr(self.view, "refusals", ())
+        codes = list(declared.get(self.method, ()) if isinstance(declared, dict) else declared)
         public = any(isinstance(p, AllowAny) for p in self.view.get_permissions())
         codes += (
             ["invalid_session_token"] if public else ["not_authenticated", "invalid_session_token"]
@@ -152,6 +154,71 @@ def _document_rate_limits(spec: dict[str, Any]) -> None:
             responses.setdefault("429", {"$ref": "#/components/responses/TooManyRequests"})
 
 
+PASSWORD_CHANGED = (
+    "The password is changed, and the session's key with it: `meta.session_token` is the "
+    "new session token. Send it from now on: the token this request sent is dead (`401 "
+    "invalid_session_token` on the arena's endpoints, `410` on these), as is every other "
+    "session of the account (its other devices log in again)."
+)
+LOGGED_OUT = {
+    "description": "Logged out: the session token sent is dead from now on. (allauth answers "
+    "a log-out 401; here 200, the result a generated client reads: api.views.session.)",
+    "content": {
+        "application/json": {
+            "schema": {
+                "type": "object",
+                "properties": {
+                    "status": {"type": "integer", "enum": [200]},
+                    "data": {
+                        "type": "object",
+                        "properties": {
+                            "flows": {
+                                "type": "array",
+                                "items": {"$ref": "#/components/schemas/Flow"},
+                            }
+                        },
+                    },
+                    "meta": {
+                        "type": "object",
+                        "properties": {"is_authenticated": {"type": "boolean", "enum": [False]}},
+                        "required": ["is_authenticated"],
+                    },
+                },
+                "required": ["status", "data", "meta"],
+            }
+        }
+    },
+}
+
+
+def _document_session_answers(spec: dict[str, Any]) -> None:
+    """The answers allauth's spec leaves out: the password change's 200 (which carries
+    the new session token), the log-out's 200 (api.views.session), and the 410 that
+    every endpoint of its app client answers a dead session token with (its
+    authentication_context wraps them all), whose `meta.is_authenticated` is null."""
+    paths = spec["paths"]
+    change = paths[API_PREFIX + "/account/password/change"]["post"]
+    change["description"] = f"{change.get('description', '').rstrip()}\n\n{PASSWORD_CHANGED}"
+    change["responses"]["200"] = {
+        "description": PASSWORD_CHANGED,
+        "content": {
+            "application/json": {"schema": {"$ref": "#/components/schemas/AuthenticatedResponse"}}
+        },
+    }
+    paths[API_PREFIX + "/auth/session"]["delete"]["responses"]["200"] = LOGGED_OUT
+    for operations in paths.values():
+        for method, operation in operations.items():
+            if isinstance(operation, dict) and method != "parameters":
+                operation["responses"].setdefault(
+                    "410", {"$ref": "#/components/responses/SessionGone"}
+                )
+    spec["components"]["schemas"]["SessionGoneResponse"]["properties"]["meta"] = {
+        "type": "object",
+        "properties": {"is_authenticated": {"type": "boolean", "nullable": True}},
+        "required": ["is_authenticated"],
+    }
+
+
 def _headless_spec() -> dict[str, Any]:
     """allauth's description of its headless endpoints, as its own schema view makes it
     (allauth.headless.spec.internal.schema.get_schema) but rooted where config.urls
@@ -174,6 +241,7 @@ def _headless_spec() -> dict[str, Any]:
     headless_schema.specify_auth(spec)
     _document_unreadable_body(spec)
     _document_rate_limits(spec)
+    _document_session_answers(spec)
     return spec
 
 

@@ -18,6 +18,7 @@ from api.views import (
     me,
     password_reset,
     players,
+    session,
     unknown,
 )
 
@@ -49,6 +50,7 @@ urlpatterns = [
         password_reset.ResetPasswordView.as_api_view(client=Client.APP),
         name="reset_password",
     ),
+    path("auth/session", session.SessionView.as_api_view(client=Client.APP), name="session"),
     path("", include((_headless_app_patterns(), "headless"), namespace="headless")),
     path("schema", SpectacularAPIView.as_view(), name="schema"),
     path("docs", docs.SwaggerUiView.as_view(), name="docs"),

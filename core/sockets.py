@@ -9,6 +9,9 @@ SIGN_IN_FIRST = 4401
 """The close code for a socket without a live sign-in (or whose sign-in has ended)."""
 NOT_YOURS = 4404
 """The close code for a socket of a match the user has no seat in (or no such match)."""
+NESTED_TOO_DEEP = 1008
+"""The close code (RFC 6455's "policy violation") for a message nested deeper than
+core.json_depth.MAX_DEPTH: one a JSON parser's recursion could not read."""
 
 
 class DatabaseFreeDispatchConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # untyped

@@ -2,6 +2,8 @@
 
 from django import forms
 
+from core.forms import AsciiIntegerField
+
 # The places a tap can name (tap-to-move), and the longest move text: the API's
 # requests are held to the same (api.serializers.actions).
 TAP_SOURCE = r"^(w|t[1-7]|r[1-4])$"
@@ -11,7 +13,7 @@ MOVE_MAX_LENGTH = 32
 class ActionForm(forms.Form):
     """Every action carries the move number (revision) its board was rendered at."""
 
-    revision = forms.IntegerField(min_value=0)
+    revision = AsciiIntegerField(min_value=0)
 
 
 class MoveForm(ActionForm):
@@ -20,7 +22,7 @@ class MoveForm(ActionForm):
 
 class TapForm(ActionForm):
     source = forms.RegexField(regex=TAP_SOURCE, max_length=3)
-    count = forms.IntegerField(min_value=1, max_value=52, required=False)
+    count = AsciiIntegerField(min_value=1, max_value=52, required=False)
 
 
 class FinishForm(ActionForm):

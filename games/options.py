@@ -4,6 +4,8 @@ options again (`normalize_options`), so a form only turns text into values."""
 from django import forms
 from django.http import QueryDict
 
+from core.forms import AsciiIntegerField
+
 
 class SpikeOptionsForm(forms.Form):
     mode = forms.ChoiceField(
@@ -21,8 +23,8 @@ class StepsOptionsForm(forms.Form):
     draw = forms.TypedChoiceField(
         choices=[(1, "Draw 1"), (3, "Draw 3")], coerce=int, initial=1, widget=forms.RadioSelect
     )
-    buffers = forms.IntegerField(min_value=0, max_value=4, initial=4, label="Reserve slots")
-    recycles = forms.IntegerField(min_value=0, max_value=99, initial=3, label="Recycles allowed")
+    buffers = AsciiIntegerField(min_value=0, max_value=4, initial=4, label="Reserve slots")
+    recycles = AsciiIntegerField(min_value=0, max_value=99, initial=3, label="Recycles allowed")
     retrieval = forms.BooleanField(
         required=False, initial=False, label="Allow foundation cards back to the tableau"
     )

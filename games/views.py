@@ -42,6 +42,7 @@ from games.navigation import game_page_response
 from games.options import posted_options
 from games.rendering import board_html, board_urls, csrf_field
 from games.specs import GameSpec, game_keys, game_spec, game_specs
+from games.throttles import deal_wait_seconds
 from games.tracks import casual_track
 
 
@@ -115,6 +116,14 @@ def new_deal(request: AuthenticatedHttpRequest, variant: str) -> HttpResponse:
     a casual game of this variant is in progress, a POST without `confirm` only
     asks (on that game's board), as Finish does."""
     spec = _spec_or_404(variant)
+    wait = deal_wait_seconds(request)
+    if wait is not None:
+        latest = selectors.game_history_for_player(player=request.user, variant=spec.key).first()
+        if request.htmx and latest is not None:  # the board the request came from
+            shown = _own_game_or_404(request, latest.id)
+            return _deal_throttled(_render_board(request, shown, error=_too_many(wait)), wait)
+        form = spec.options_form_for()
+        return _deal_throttled(_render_play(request, spec, form, error=_too_many(wait)), wait)
     confirm = ConfirmForm(request.POST)
     if not confirm.is_valid():
         return _render_play(request, spec, spec.options_form_for(), status=400)
@@ -141,6 +150,9 @@ def restart(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpResponse:
     """Deal the same cards again; while the game it would abandon is in progress, a
     POST without `confirm` only asks."""
     game = _own_game_or_404(request, game_id)
+    wait = deal_wait_seconds(request)
+    if wait is not None:
+        return _deal_throttled(_render_board(request, game, error=_too_many(wait)), wait)
     confirm = ConfirmForm(request.POST)
     if not confirm.is_valid():
         return _refused(request, game, "That request was malformed.", MALFORMED)
@@ -157,6 +169,19 @@ def restart(request: AuthenticatedHttpRequest, game_id: UUID) -> HttpResponse:
     except GameActionError as refusal:
         return _refused(request, game, refusal.message, refusal.code)
     return game_page_response(request, restarted.id)
+
+
+def _too_many(wait: int) -> str:
+    return f"Too many new deals at once: wait {wait} s, then deal again."
+
+
+def _deal_throttled(response: HttpResponse, wait: int) -> HttpResponse:
+    """A deal past the throttle (games.throttles): the page or board with the reason,
+    429 with Retry-After, as the API answers it. Never a redirect: its status is the
+    answer."""
+    response.status_code = 429
+    response["Retry-After"] = str(wait)
+    return response
 
 
 @login_required

@@ -8,6 +8,7 @@ from rest_framework import serializers
 from accounts.forms import ProfileSettingsForm
 from accounts.models import CardBack, CardSize, ColourScheme, Felt, Profile
 from accounts.services import winnable_only_choices
+from api.serializers.fields import JsonBooleanField
 
 
 class MeSerializer(serializers.Serializer[Any]):
@@ -20,7 +21,7 @@ class MeSerializer(serializers.Serializer[Any]):
 class SettingsSerializer(serializers.Serializer[Any]):
     """A PATCH sends any of these; each one left out keeps its value."""
 
-    public = serializers.BooleanField(
+    public = JsonBooleanField(
         help_text="Everyone may see your statistics; when false, others see just your name."
     )
     felt = serializers.ChoiceField(choices=Felt.choices, help_text="The board's felt or backdrop.")
@@ -29,16 +30,16 @@ class SettingsSerializer(serializers.Serializer[Any]):
     colour_scheme = serializers.ChoiceField(
         choices=ColourScheme.choices, help_text="Light or dark pages, or as the device is set."
     )
-    four_colour_deck = serializers.BooleanField(
+    four_colour_deck = JsonBooleanField(
         help_text="Spades black, hearts red, diamonds blue, clubs green."
     )
-    sound = serializers.BooleanField(help_text="Card taps and a fanfare on a win.")
-    highlight_moves = serializers.BooleanField(help_text="Highlight where a picked card can go.")
-    reduced_motion = serializers.BooleanField(help_text="Keep card animations to a minimum.")
-    single_tap_moves = serializers.BooleanField(
+    sound = JsonBooleanField(help_text="Card taps and a fanfare on a win.")
+    highlight_moves = JsonBooleanField(help_text="Highlight where a picked card can go.")
+    reduced_motion = JsonBooleanField(help_text="Keep card animations to a minimum.")
+    single_tap_moves = JsonBooleanField(
         help_text="A single tap moves a card that has exactly one sensible place to go."
     )
-    auto_foundation = serializers.BooleanField(
+    auto_foundation = JsonBooleanField(
         help_text="Cards the tableau can never need again go to the foundations by themselves."
     )
 

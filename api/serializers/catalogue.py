@@ -1,6 +1,7 @@
 """The games the site offers and the deal options of each, read from the registry
 (games.specs) and each game's options form, so a game added there appears here."""
 
+import json
 from collections.abc import Iterable
 from typing import Any, cast
 
@@ -58,6 +59,24 @@ def _option(name: str, field: forms.Field) -> dict[str, Any]:
     else:
         raise TypeError(f"The API cannot describe the option field {name!r} ({type(field)})")
     return described
+
+
+def option_value_refusal(name: str, field: forms.Field, value: Any) -> str | None:
+    """Why `value`, from a JSON body, is of no type the option takes (None when it is):
+    a choice is one of its values as GET /variants writes them (draw 3 is the number 3,
+    not "3"), a number a JSON number, a flag true or false. Its bounds are the form's."""
+    described = _option(name, field)
+    label = described["label"]
+    if described["kind"] == "choice":
+        values = [choice["value"] for choice in described["choices"]]
+        if not any(type(value) is type(choice) and value == choice for choice in values):
+            return f"{label} is one of {', '.join(json.dumps(choice) for choice in values)}."
+    elif described["kind"] == "integer":
+        if type(value) is not int:
+            return f"{label} is a whole number (a JSON number)."
+    elif type(value) is not bool:
+        return f"{label} is true or false."
+    return None
 
 
 def variant_description(spec: GameSpec, *, rules_url: str) -> dict[str, Any]:

@@ -95,7 +95,6 @@ class GameStateSerializer(serializers.Serializer[Board]):
     legal_moves = NotationListField(
         help_text="Every legal move now, in the notation (docs/notation.md); none once closed.",
     )
-    moves = NotationListField(help_text="The moves played, in the notation.")
     started_at = serializers.DateTimeField()
     last_action_at = serializers.DateTimeField()
     finished_at = serializers.DateTimeField(allow_null=True)
@@ -130,6 +129,17 @@ between two representations."""
 
 def game_state(board: Board) -> dict[str, Any]:
     return dict(_GAME_STATE.to_representation(board))
+
+
+class MoveLogSerializer(serializers.Serializer[Any]):
+    """The moves played, only when asked (GET /games/{id}/moves): every action's answer
+    carried them, and so grew with the game."""
+
+    revision = serializers.IntegerField(help_text="The game's revision this log is of.")
+    moves = NotationListField(
+        help_text="The moves played, in the notation, the first first (an undone move is "
+        "taken out)."
+    )
 
 
 class ActionResultSerializer(serializers.Serializer[Any]):

@@ -11,6 +11,7 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
 from api.errors import ApiRefusal, action_refusal
@@ -20,9 +21,14 @@ from api.serializers.actions import (
     MoveSerializer,
     TapSerializer,
 )
-from api.serializers.games import ActionResultSerializer, HintResultSerializer, game_state
+from api.serializers.games import (
+    ActionResultSerializer,
+    HintResultSerializer,
+    MoveLogSerializer,
+    game_state,
+)
 from api.throttles import MoveRateThrottle
-from api.views.base import player_of, state_of, valid_data
+from api.views.base import own_game, player_of, state_of, valid_data
 from games import selectors, services
 from games.errors import GameActionError
 from games.models import Game
@@ -56,7 +62,7 @@ class ActionView(APIView):
     API's: the view's POST and the match socket's messages (api.sockets) both call it."""
 
     throttle_classes = [MoveRateThrottle]
-    refusals: tuple[str, ...] = ACTION_REFUSALS
+    refusals: tuple[str, ...] | dict[str, tuple[str, ...]] = ACTION_REFUSALS
     body: type[serializers.Serializer[Any]] = ActionSerializer
 
     def act(self, player: User, game_id: UUID, data: dict[str, Any]) -> Any:
@@ -90,7 +96,24 @@ def _action_schema(
 
 
 class MoveView(ActionView):
+    """The game's moves: GET reads the log, POST plays one."""
+
     body = MoveSerializer
+    refusals = {"GET": ("not_found",), "POST": ACTION_REFUSALS}
+
+    def get_throttles(self) -> list[BaseThrottle]:
+        """Reading the log is no action on the game."""
+        return super().get_throttles() if self.request.method == "POST" else []
+
+    @extend_schema(
+        operation_id="game_moves_list",
+        summary="The move log: the moves played, in the notation",
+        responses={200: MoveLogSerializer},
+        tags=["play"],
+    )
+    def get(self, request: Request, game_id: UUID) -> Response:
+        game = own_game(request, game_id)
+        return Response({"revision": game.revision, "moves": list(game.move_log)})
 
     @_action_schema("game_move", "Play a move in the notation", MoveSerializer)
     def post(self, request: Request, game_id: UUID) -> Response:

@@ -10,12 +10,18 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
+from api import query
 from api.errors import ApiRefusal, action_refusal
 from api.pagination import PAGE_PARAMETER, PageSerializer, page_envelope
 from api.serializers.actions import ConfirmSerializer, StartSerializer
-from api.serializers.catalogue import VariantSerializer, variant_description
+from api.serializers.catalogue import (
+    VariantSerializer,
+    option_value_refusal,
+    variant_description,
+)
 from api.serializers.games import (
     FiguresSerializer,
     GameStateSerializer,
@@ -28,6 +34,7 @@ from games.engine import EngineError
 from games.errors import GameActionError
 from games.models import Game
 from games.specs import GameSpec, game_keys, game_spec, game_specs
+from games.throttles import DealRateThrottle
 from games.tracks import casual_track
 
 HISTORY_PAGE_SIZE = 10
@@ -86,7 +93,8 @@ class ActiveGameView(APIView):
 
 def _options(spec: GameSpec, options: dict[str, Any]) -> dict[str, Any] | None:
     """The options as the game's form cleans them (each one left out takes its default),
-    or None for the defaults; options the game does not have are refused."""
+    or None for the defaults; options the game does not have, and values not of the
+    JSON type the option takes, are refused."""
     form_class = spec.options_form
     fields = form_class.base_fields if form_class is not None else {}
     unknown = sorted(set(options) - set(fields))
@@ -96,6 +104,10 @@ def _options(spec: GameSpec, options: dict[str, Any]) -> dict[str, Any] | None:
             message=f"{spec.name} has no deal option {unknown[0]!r}.",
             param=f"options.{unknown[0]}",
         )
+    for name, value in options.items():
+        refusal = option_value_refusal(name, fields[name], value)
+        if refusal is not None:
+            raise ApiRefusal(code="malformed", message=refusal, param=f"options.{name}")
     if form_class is None or not options:
         return None
     form = form_class({**{name: field.initial for name, field in fields.items()}, **options})
@@ -113,7 +125,11 @@ class HistoryPageSerializer(PageSerializer):
 
 
 class GameCollectionView(APIView):
-    refusals = ("confirmation_required",)
+    refusals = {"POST": ("confirmation_required", "throttled")}
+
+    def get_throttles(self) -> list[BaseThrottle]:
+        """Dealing is throttled (games.throttles); reading the history is not."""
+        return [DealRateThrottle()] if self.request.method == "POST" else []
 
     @extend_schema(
         operation_id="games_list",
@@ -128,7 +144,7 @@ class GameCollectionView(APIView):
     def get(self, request: Request) -> Response:
         player = player_of(request)
         services.games_close_expired(player=player)
-        variant = params.choice(request.query_params, "variant", game_keys(), default=None)
+        variant = query.choice(request.query_params, "variant", game_keys())
         page = Paginator(
             selectors.game_history_for_player(player=player, variant=variant), HISTORY_PAGE_SIZE
         ).get_page(params.page_number(request.query_params))
@@ -152,13 +168,7 @@ class GameCollectionView(APIView):
     )
     def post(self, request: Request) -> Response:
         data = valid_data(StartSerializer, request)
-        spec = game_spec(data["variant"])
-        if spec is None:
-            raise ApiRefusal(
-                code="malformed",
-                message=f"The site offers no game {data['variant']!r}.",
-                param="variant",
-            )
+        spec = _spec_or_404(data["variant"])  # one of game_keys(), as the body's schema says
         player = player_of(request)
         options = _options(spec, data["options"])
         if not data["confirm"]:
@@ -215,7 +225,8 @@ class GameDetailView(APIView):
 
 
 class RestartView(APIView):
-    refusals = ("not_found", "confirmation_required", "illegal_move")
+    throttle_classes = [DealRateThrottle]
+    refusals = ("not_found", "confirmation_required", "illegal_move", "throttled")
 
     @extend_schema(
         operation_id="game_restart",

@@ -81,6 +81,9 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "config.middleware.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Before anything reads a request: what the API cannot read (a body nested too deep
+    # or too large, a query string too long) is refused in its one JSON shape.
+    "api.middleware.ApiRequestMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -299,6 +302,9 @@ REST_FRAMEWORK = {
         # card sent home by the automatic-moves setting rides on its move's request),
         # and a script hammering the server is held to it.
         "moves": os.environ.get("API_MOVE_RATE", "300/min"),
+        # New deals and restarts, through the board or the API alike (games.throttles):
+        # one every two seconds for a whole minute; a deal may run the solver.
+        "deals": os.environ.get("DEAL_RATE", "30/min"),
     },
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }

@@ -82,13 +82,77 @@ def test_failed_logins_are_throttled_as_on_the_web(player, make_user):
     assert ApiClient().log_in("bob").status_code == 200
 
 
-def test_log_out_ends_the_token(api):
+def test_log_out_answers_200_and_ends_the_token(api):
     assert api.get("/api/v1/games").status_code == 200
     logged_out = api.delete("/api/v1/auth/session")
-    assert logged_out.status_code == 401
+    assert logged_out.status_code == 200
+    body = logged_out.json()
+    assert body["status"] == 200
+    assert body["meta"]["is_authenticated"] is False
+    assert "session_token" not in body["meta"]
     refused = api.get("/api/v1/games")
     assert refused.status_code == 401
     assert error_codes(refused) == ["invalid_session_token"]
+
+
+def test_log_out_without_a_session_is_allauths_401(anonymous_api):
+    response = anonymous_api.delete("/api/v1/auth/session")
+    assert response.status_code == 401
+    assert response.json()["meta"]["is_authenticated"] is False
+
+
+NEW_PASSWORD = "another-long-secret-77"
+
+
+def test_a_password_change_answers_with_the_new_token_and_ends_the_old(api, player):
+    old_token = api.token
+    changed = api.post(
+        "/api/v1/account/password/change",
+        {"current_password": PASSWORD, "new_password": NEW_PASSWORD},
+    )
+    assert changed.status_code == 200
+    new_token = changed.json()["meta"]["session_token"]
+    assert new_token
+    assert new_token != old_token
+    assert ApiClient(token=new_token).get("/api/v1/games").status_code == 200
+    refused = ApiClient(token=old_token).get("/api/v1/games")
+    assert refused.status_code == 401
+    assert error_codes(refused) == ["invalid_session_token"]
+    player.refresh_from_db()
+    assert player.check_password(NEW_PASSWORD)
+
+
+def test_another_devices_token_is_refused_as_dead_from_its_first_request(api, player):
+    other_device = ApiClient()
+    assert other_device.log_in(player.username).status_code == 200
+    changed = api.post(
+        "/api/v1/account/password/change",
+        {"current_password": PASSWORD, "new_password": NEW_PASSWORD},
+    )
+    assert changed.status_code == 200
+    for _request in range(2):
+        refused = other_device.get("/api/v1/games")
+        assert refused.status_code == 401
+        assert error_codes(refused) == ["invalid_session_token"]
+
+
+def test_a_disabled_accounts_token_is_refused_as_dead(api, player):
+    player.is_active = False
+    player.save(update_fields=["is_active"])
+    refused = api.get("/api/v1/games")
+    assert refused.status_code == 401
+    assert error_codes(refused) == ["invalid_session_token"]
+
+
+def test_allauths_endpoints_answer_a_dead_token_410_as_allauths_protocol_says(api):
+    api.delete("/api/v1/auth/session")
+    for response in (
+        api.get("/api/v1/auth/session"),
+        api.post("/api/v1/auth/login", {"username": "alice", "password": PASSWORD}),
+    ):
+        assert response.status_code == 410
+        assert response.json()["status"] == 410
+        assert response.json()["meta"]["is_authenticated"] in (None, False)
 
 
 def test_password_reset_by_the_mailed_key(anonymous_api, player):

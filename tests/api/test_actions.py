@@ -43,13 +43,21 @@ def act(api, game: Game, action: str, **body):
     return api.post(f"/api/v1/games/{game.id}/{action}", body)
 
 
+def log_of(api, game: Game) -> dict:
+    response = api.get(f"/api/v1/games/{game.id}/moves")
+    assert response.status_code == 200
+    return response.json()
+
+
 def test_a_move_is_played_and_answers_with_the_new_state(api, game):
     response = act(api, game, "moves", move="t5-f", revision=0)
     assert response.status_code == 200
     body = response.json()
     assert body["events"] == []
     state = body["game"]
-    assert (state["revision"], state["move_count"], state["moves"]) == (1, 1, ["t5-f"])
+    assert (state["revision"], state["move_count"]) == (1, 1)
+    assert "moves" not in state
+    assert log_of(api, game) == {"revision": 1, "moves": ["t5-f"]}
     assert state["can_undo"] is True
     game.refresh_from_db()
     assert game.move_log == ["t5-f"]
@@ -70,6 +78,11 @@ def test_a_move_is_played_and_answers_with_the_new_state(api, game):
         ({"move": "x" * 33, "revision": 0}, "malformed", 400),
         ({"move": ["t5-f"], "revision": 0}, "malformed", 400),
         ({"move": "t5-f", "revision": "zero"}, "malformed", 400),
+        # A revision is a JSON number: not text that reads as one, nor a flag.
+        ({"move": "t5-f", "revision": "0"}, "malformed", 400),
+        ({"move": "t5-f", "revision": "\u0660"}, "malformed", 400),
+        ({"move": "t5-f", "revision": 0.0}, "malformed", 400),
+        ({"move": "t5-f", "revision": False}, "malformed", 400),
     ],
 )
 def test_a_refused_move_changes_nothing(api, game, body, code, status):
@@ -101,7 +114,7 @@ def test_a_stale_revision_answers_with_the_current_state(api, game):
     assert response.status_code == 409
     assert error_codes(response) == ["stale_revision"]
     assert response.json()["game"]["revision"] == 1
-    assert response.json()["game"]["moves"] == ["t5-f"]
+    assert log_of(api, game)["moves"] == ["t5-f"]
 
 
 def test_a_move_on_a_closed_game_is_refused(api, game):
@@ -141,7 +154,33 @@ def test_a_tap_sends_the_card_where_the_rules_say(api, game):
     assert act(api, game, "tap", source="t5", count=0, revision=0).status_code == 400
     played = act(api, game, "tap", source="t5", revision=0)
     assert played.status_code == 200
-    assert played.json()["game"]["moves"] == ["t5-f"]
+    assert log_of(api, game)["moves"] == ["t5-f"]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"source": "t5", "count": "1", "revision": 0},
+        {"source": "t5", "count": "\u0661", "revision": 0},
+        {"source": "t5", "count": True, "revision": 0},
+        {"source": "t5", "revision": "0"},
+    ],
+)
+def test_a_tap_whose_numbers_are_not_json_numbers_is_malformed(api, game, body):
+    before = stored(game)
+    response = act(api, game, "tap", **body)
+    assert response.status_code == 400
+    assert error_codes(response) == ["malformed"]
+    assert stored(game) == before
+
+
+@pytest.mark.parametrize("confirm", ["yes", 1, "true"])
+def test_finish_is_confirmed_by_json_true_only(api, game, confirm):
+    before = stored(game)
+    response = act(api, game, "finish", revision=0, confirm=confirm)
+    assert response.status_code == 400
+    assert response.json()["errors"][0]["param"] == "confirm"
+    assert stored(game) == before
 
 
 def test_undo_takes_the_last_move_back(api, game):
@@ -153,8 +192,43 @@ def test_undo_takes_the_last_move_back(api, game):
     undone = act(api, game, "undo", revision=1)
     assert undone.status_code == 200
     state = undone.json()["game"]
-    assert (state["revision"], state["moves"], state["undo_count"]) == (2, [], 1)
+    assert (state["revision"], state["move_count"], state["undo_count"]) == (2, 0, 1)
+    assert log_of(api, game) == {"revision": 2, "moves": []}
     assert stored(game)[0] == start_state
+
+
+def test_an_actions_answer_does_not_grow_with_the_game(api, game):
+    """The move log comes only when asked (GET /games/{id}/moves): an answer carried it
+    whole, 740 bytes more at the hundredth move than at the first."""
+    sizes = []
+    for revision in range(101):
+        state = api.get(f"/api/v1/games/{game.id}").json()
+        move = "draw" if "draw" in state["legal_moves"] else "recycle"
+        answer = act(api, game, "moves", move=move, revision=revision)
+        assert answer.status_code == 200
+        assert "moves" not in answer.json()["game"]
+        sizes.append(len(answer.content))
+    # The counters gain digits (revision, moves, seconds): a few bytes, not a log.
+    assert sizes[100] - sizes[0] < 48, sizes
+    log = log_of(api, game)
+    assert log["revision"] == 101
+    assert len(log["moves"]) == 101
+    game.refresh_from_db()
+    assert log["moves"] == game.move_log
+
+
+def test_the_move_log_is_the_players_own(api, make_user):
+    other = start_with_deck(make_user("bob"), WIN["deck"])
+    response = api.get(f"/api/v1/games/{other.id}/moves")
+    assert response.status_code == 404
+    assert error_codes(response) == ["not_found"]
+
+
+def test_reading_the_move_log_spends_no_action_of_the_throttle(api, game, monkeypatch):
+    monkeypatch.setattr(MoveRateThrottle, "THROTTLE_RATES", {"moves": "2/min"})
+    for _read in range(3):
+        assert api.get(f"/api/v1/games/{game.id}/moves").status_code == 200
+    assert act(api, game, "moves", move="draw", revision=0).status_code == 200
 
 
 def test_auto_complete_is_refused_until_offered_then_wins(api, game):

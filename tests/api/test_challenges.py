@@ -242,7 +242,7 @@ class TestPlay:
             challenge.seed,
             TWO_ACES,
         )
-        assert (state["track"], state["is_active"], state["moves"]) == ("challenge", True, [])
+        assert (state["track"], state["is_active"], state["move_count"]) == ("challenge", True, 0)
         assert state["goal"] == {
             "words": "Play two aces to the foundations",
             "progress": "Aces to the foundations: 0 of 2",
@@ -629,7 +629,7 @@ class TestLeaderboard:
         ]
         assert second["previous"] == f"http://testserver{LEADERBOARD}?month=2026-12"
         assert viewer.get(LEADERBOARD, page=9).json()["page"] == 2
-        assert viewer.get(LEADERBOARD, page="x").json()["page"] == 1
+        assert viewer.get(LEADERBOARD, page="x").json()["errors"][0]["param"] == "page"
 
     def test_a_month_not_written_yyyy_mm_is_malformed(self, anonymous_api, clock):
         response = anonymous_api.get(LEADERBOARD, month="2026-1")

@@ -261,7 +261,7 @@ class TestPlay:
         )
         assert state["track"] == "scenario"
         assert state["is_active"] is True
-        assert state["moves"] == []
+        assert state["move_count"] == 0
         assert state["options"] == VESTIBULE.options
         assert state["scenario"] == {
             "key": VESTIBULE.key,
@@ -455,7 +455,7 @@ class TestLeaderboard:
         ]
         assert second["previous"] == f"http://testserver{url}"
         assert viewer.get(url, page=9).json()["page"] == 2
-        assert viewer.get(url, page="x").json()["page"] == 1
+        assert viewer.get(url, page="x").json()["errors"][0]["param"] == "page"
 
     def test_another_scenarios_games_are_not_on_it(self, anonymous_api, player):
         closed(player, status=Game.Status.WON, scenario=tier(1)[1])

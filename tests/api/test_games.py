@@ -8,6 +8,7 @@ from django.utils import timezone
 from games import services
 from games.models import Game
 from games.specs import game_keys
+from games.throttles import DealRateThrottle
 from games.tracks import casual_track
 from tests.api.conftest import ApiClient, error_codes
 
@@ -40,7 +41,6 @@ STATE_FIELDS = {
     "certified_winnable",
     "public",
     "legal_moves",
-    "moves",
     "started_at",
     "last_action_at",
     "finished_at",
@@ -112,6 +112,18 @@ def test_options_left_out_take_their_defaults(api, player):
         ("steps", {"colour": "red"}, "options.colour"),
         ("klondike", {"draw": 1}, "options.draw"),
         ("spike", {"mode": "blitz"}, "options.mode"),
+        # Only JSON's own types: a number is a JSON number of ASCII digits, a flag a
+        # JSON true or false ("٣" is Arabic-Indic three, which int() reads).
+        ("steps", {"buffers": "\u0663"}, "options.buffers"),
+        ("steps", {"buffers": "3"}, "options.buffers"),
+        ("steps", {"buffers": 3.0}, "options.buffers"),
+        ("steps", {"buffers": True}, "options.buffers"),
+        ("steps", {"recycles": "\u0661"}, "options.recycles"),
+        ("steps", {"draw": "3"}, "options.draw"),
+        ("steps", {"draw": True}, "options.draw"),
+        ("steps", {"retrieval": "no"}, "options.retrieval"),
+        ("steps", {"retrieval": 1}, "options.retrieval"),
+        ("spike", {"mode": ["classic"]}, "options.mode"),
     ],
 )
 def test_options_a_game_does_not_take_are_refused_and_deal_nothing(
@@ -125,11 +137,30 @@ def test_options_a_game_does_not_take_are_refused_and_deal_nothing(
     assert not Game.objects.filter(player=player).exists()
 
 
-def test_an_unknown_game_is_refused(api, player):
-    response = start(api, "chess")
+@pytest.mark.parametrize("variant", ["chess", "0", "Klondike", 1])
+def test_an_unknown_game_is_refused(api, player, variant):
+    response = start(api, variant)
     assert response.status_code == 400
     assert response.json()["errors"][0]["param"] == "variant"
     assert not Game.objects.filter(player=player).exists()
+
+
+def test_the_schema_names_the_games_a_deal_may_ask_for(anonymous_api):
+    schema = anonymous_api.get("/api/v1/schema", format="json").json()
+    body = schema["paths"]["/api/v1/games"]["post"]["requestBody"]["content"]
+    request = body["application/json"]["schema"]["$ref"].rpartition("/")[2]
+    (variant,) = schema["components"]["schemas"][request]["properties"]["variant"]["allOf"]
+    enum = schema["components"]["schemas"][variant["$ref"].rpartition("/")[2]]["enum"]
+    assert enum == list(game_keys())
+
+
+@pytest.mark.parametrize("confirm", ["yes", "true", 1, "on"])
+def test_confirm_is_a_json_true_or_false(api, player, confirm):
+    assert start(api, "klondike").status_code == 201
+    response = start(api, "klondike", confirm=confirm)
+    assert response.status_code == 400
+    assert response.json()["errors"][0]["param"] == "confirm"
+    assert Game.objects.filter(player=player).count() == 1
 
 
 def test_a_body_that_is_not_json_is_refused(api, player):
@@ -267,3 +298,79 @@ def test_the_history_lists_ten_games_a_page_with_their_figures(api, player, make
     assert {game["variant"] for game in spike["results"]} == {"spike"}
     seeds = set(Game.objects.values_list("seed", flat=True))
     assert not any(seed in first.content.decode() for seed in seeds)
+
+
+@pytest.mark.parametrize(
+    ("query", "param"),
+    [
+        ({"variant": "nonsense"}, "variant"),
+        ({"variant": ""}, "variant"),
+        ({"page": "abc"}, "page"),
+        ({"page": "0"}, "page"),
+        ({"page": "-1"}, "page"),
+        ({"page": "\u0663"}, "page"),
+        ({"page": ""}, "page"),
+    ],
+)
+def test_a_filter_or_page_the_history_cannot_read_is_malformed(api, player, query, param):
+    services.game_start(player=player, variant="klondike")
+    response = api.get("/api/v1/games", **query)
+    assert response.status_code == 400
+    assert error_codes(response) == ["malformed"]
+    assert response.json()["errors"][0]["param"] == param
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/v1/leaderboards/klondike",
+        "/api/v1/codex/the-kings-vestibule/leaderboard",
+        "/api/v1/challenges/leaderboard",
+        "/api/v1/matches",
+        "/api/v1/matches/ratings/steps_sprint",
+    ],
+)
+def test_every_list_refuses_a_page_it_cannot_read(api, path):
+    assert api.get(path, page="2").status_code == 200
+    response = api.get(path, page="abc")
+    assert response.status_code == 400
+    assert response.json()["errors"][0]["param"] == "page"
+
+
+@pytest.fixture
+def three_deals_a_minute(monkeypatch):
+    # DRF reads the rates into the class when it loads.
+    monkeypatch.setattr(DealRateThrottle, "THROTTLE_RATES", {"deals": "3/min"})
+
+
+@pytest.mark.usefixtures("three_deals_a_minute")
+def test_dealing_is_throttled_but_says_when_to_come_back(api, player):
+    for _deal in range(2):
+        assert start(api, "klondike", confirm=True).status_code == 201
+    latest = Game.objects.filter(player=player).latest("started_at")
+    assert api.post(f"/api/v1/games/{latest.id}/restart", {"confirm": True}).status_code == 201
+    dealt = Game.objects.filter(player=player).count()
+    for refused in (
+        start(api, "klondike", confirm=True),
+        api.post(f"/api/v1/games/{latest.id}/restart", {"confirm": True}),
+    ):
+        assert refused.status_code == 429
+        assert error_codes(refused) == ["throttled"]
+        assert int(refused["Retry-After"]) > 0
+    assert Game.objects.filter(player=player).count() == dealt
+    # Reading and playing go on: the throttle is on dealing only.
+    assert api.get("/api/v1/games").status_code == 200
+    active = Game.objects.get(player=player, status=Game.Status.ACTIVE)
+    assert api.get(f"/api/v1/games/{active.id}").status_code == 200
+
+
+def test_the_deal_throttle_is_far_above_a_persons_pace():
+    assert DealRateThrottle().parse_rate(DealRateThrottle.THROTTLE_RATES["deals"]) == (30, 60)
+
+
+def test_the_schema_documents_the_deal_throttle_on_dealing_only(anonymous_api):
+    paths = anonymous_api.get("/api/v1/schema", format="json").json()["paths"]
+    assert "429" in paths["/api/v1/games"]["post"]["responses"]
+    assert "429" in paths["/api/v1/games/{game_id}/restart"]["post"]["responses"]
+    assert "429" not in paths["/api/v1/games"]["get"]["responses"]
+    assert "409" not in paths["/api/v1/games"]["get"]["responses"]

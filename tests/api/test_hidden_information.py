@@ -2,11 +2,11 @@
 
 Random games of every variant are played through the API, as
 tests/games/test_hidden_information.py plays them through the pages: every answer
-(a move, an undo, a tap, a refusal, a hint, the state, the game in progress, the
-history, the finish) is searched for every card the player cannot see at that moment,
-in every form a card can be written in, and for the seed. A match's answers and pushes
-are searched against each seat's own hidden cards in tests/matches/test_hidden_information.py,
-which uses the helpers below.
+(a move, an undo, a tap, a refusal, a hint, the state, the move log, the game in
+progress, the history, the finish) is searched for every card the player cannot see at
+that moment, in every form a card can be written in, and for the seed. A match's answers
+and pushes are searched against each seat's own hidden cards in
+tests/matches/test_hidden_information.py, which uses the helpers below.
 """
 
 import json
@@ -49,13 +49,15 @@ def face_down_or_stock(game: Game) -> set[str]:
 
 
 def without_move_logs(value, logs: list[list[str]]):
-    """The JSON without the games' `moves`, which are set aside in `logs`, and with the
-    card a foundation needs next taken out of a refusal's reason: a rule the foundation's
-    top shows ("the spades foundation needs the ace of spades"), not where that card is."""
+    """The JSON without the move log's `moves` (GET /games/{id}/moves), which are set
+    aside in `logs`, and with the card a foundation needs next taken out of a refusal's
+    reason: a rule the foundation's top shows ("the spades foundation needs the ace of
+    spades"), not where that card is."""
     if isinstance(value, dict):
-        if "moves" in value and "legal_moves" in value:
+        if set(value) == {"revision", "moves"}:
             logs.append(value["moves"])
-        return {k: without_move_logs(v, logs) for k, v in value.items() if k != "moves"}
+            return {"revision": value["revision"]}
+        return {k: without_move_logs(v, logs) for k, v in value.items()}
     if isinstance(value, list):
         return [without_move_logs(item, logs) for item in value]
     if isinstance(value, str):
@@ -113,6 +115,7 @@ def test_random_games_through_the_api_never_show_a_hidden_card(api, variant, see
             assert_nothing_hidden(api.post(f"{path}/undo", {"revision": game.revision}), game)
         if step % 15 == 0:
             assert_nothing_hidden(api.get(path), game)
+            assert_nothing_hidden(api.get(f"{path}/moves"), game)
     refused = api.post(f"{path}/moves", {"move": "t1-t1", "revision": game.revision})
     assert_nothing_hidden(refused, game)
     assert_nothing_hidden(api.post(f"{path}/moves", {"move": "draw", "revision": 0}), game)
@@ -124,4 +127,5 @@ def test_random_games_through_the_api_never_show_a_hidden_card(api, variant, see
     finished = api.post(f"{path}/finish", {"revision": game.revision, "confirm": True})
     assert_nothing_hidden(finished, game)
     assert_nothing_hidden(api.get(path), game)
+    assert_nothing_hidden(api.get(f"{path}/moves"), game)
     assert_nothing_hidden(api.get("/api/v1/games"), game)

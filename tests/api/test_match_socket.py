@@ -16,6 +16,7 @@ from django.core.cache import cache
 from api.consumers import NOT_YOURS, SIGN_IN_FIRST
 from api.throttles import MoveRateThrottle
 from config.asgi import application
+from core.sockets import NESTED_TOO_DEEP
 from games.models import Game
 from matches import services
 from tests.api.conftest import ApiClient, error_codes
@@ -150,7 +151,8 @@ def test_a_move_over_the_socket_is_answered_stored_and_heard_by_the_opponent(mat
         assert answer["type"] == "answer"
         assert answer["id"] == 7
         assert answer["game"]["revision"] == 1
-        assert answer["game"]["moves"] == [move]
+        assert answer["game"]["move_count"] == 1
+        assert "moves" not in answer["game"]
         heard = json.loads(await bob_socket.receive_from(timeout=TIMEOUT))
         assert heard["type"] == "seat"
         assert heard["seat"]["game_id"] == str(mine.id)
@@ -241,6 +243,28 @@ def test_a_message_that_is_not_json_is_refused(match, player):
         await communicator.disconnect()
 
     run(body)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[" * 999 + "]" * 999,
+        '{"id": 1, "action": "move", "revision": 0, "move": %s}' % ("[" * 40 + "]" * 40),
+    ],
+)
+def test_a_message_nested_too_deep_closes_the_socket_and_changes_nothing(match, player, text):
+    token = token_of(player)
+    mine, _ = games_of(match)
+    before = stored(mine)
+
+    async def body() -> None:
+        communicator, _ = await opened(match.id, token)
+        await communicator.send_to(text_data=text)
+        closed = await communicator.receive_output(timeout=TIMEOUT)
+        assert closed == {"type": "websocket.close", "code": NESTED_TOO_DEEP}
+
+    run(body)
+    assert stored(mine).revision == before.revision
 
 
 def test_an_action_after_the_clock_ran_out_is_refused(match, player):

@@ -168,6 +168,12 @@ class TestSettingsPatch:
             ({"card_size": None}, "card_size"),
             ({"colour_scheme": ""}, "colour_scheme"),
             ({"public": "perhaps"}, "public"),
+            # A flag is JSON's true or false, not a word or a number that reads as one.
+            ({"public": "yes"}, "public"),
+            ({"public": "true"}, "public"),
+            ({"public": 1}, "public"),
+            ({"reduced_motion": "on"}, "reduced_motion"),
+            ({"four_colour_deck": 0}, "four_colour_deck"),
             ({"sound": [True]}, "sound"),
             ({"winnable_only": "klondike"}, "winnable_only"),
             ({"winnable_only": ["klondike", "freecell"]}, "winnable_only.1"),

@@ -7,13 +7,16 @@ object that exists (a game of each variant, a daily deal's day, a username, an
 admin object's primary key) or hostile text: digits that are not ASCII, NUL, a
 very long string, bytes that are not UTF-8. Query strings and form bodies carry the
 parameter names the views read with the same kinds of values (the test client
-checks no CSRF token, so every form reaches its view). The request comes from an
+checks no CSRF token, so every form reaches its view), and JSON bodies carry them
+nested from one to thousands of arrays or objects deep (a JSON parser recurses into
+each: 2 KB of brackets made RecursionError a 500). The request comes from an
 anonymous visitor, a player with a game of each variant, a reviewer or a
 superuser. Each example runs inside a savepoint that is rolled back, so every
 request sees the same data. A failure names the pattern, the request and the last
 lines of the traceback; Hypothesis prints the falsifying example.
 """
 
+import json
 import re
 import traceback
 from dataclasses import dataclass
@@ -34,6 +37,7 @@ from hypothesis import strategies as st
 
 from accounts.models import Profile
 from achievements.models import Award
+from core.json_depth import MAX_DEPTH
 from games import services
 from games.models import Game
 from games.specs import game_keys
@@ -139,6 +143,11 @@ SWEEP_QUERY = ["²", "\x00", "0001-01", "9999-12", "t1/²", "w/²", "", "x" * 50
 SWEEP_BODY = ["²", "\x00", ""]
 SWEEP_PATH = ["\x00", "²"]
 THIRD_PARTY_SWEEP = ["\x00", ""]
+FORM = "application/x-www-form-urlencoded"
+JSON = "application/json"
+# Nesting depths of the JSON bodies: within the limit, just past it, and where
+# Python's recursion gives out (about 900 inside a request, 1,000 anywhere).
+DEPTHS = [1, 2, MAX_DEPTH, MAX_DEPTH + 1, 900, 1000, 5000]
 
 
 @dataclass(frozen=True)
@@ -191,10 +200,15 @@ class Probe:
     query: str
     body: str
     htmx: bool
+    content_type: str = FORM
 
     def describe(self) -> str:
         url = f"{self.path}?{self.query}" if self.query else self.path
-        return f"{self.method} {url} as {self.identity} (htmx={self.htmx}) body={self.body!r}"
+        body = self.body if len(self.body) < 200 else f"{self.body[:90]}...{self.body[-90:]}"
+        return (
+            f"{self.method} {url} as {self.identity} (htmx={self.htmx}) "
+            f"{self.content_type} body={body!r}"
+        )
 
 
 def _pieces(pattern: object) -> list[str | Parameter]:
@@ -300,16 +314,51 @@ def _every(names: list[str], value: str) -> str:
     return "&".join(f"{name}={_encode(value)}" for name in names)
 
 
+def _nested(depth: int, kind: str) -> str:
+    """JSON `depth` arrays or objects deep: closed, or left open (a parser recurses
+    into every one before it finds the text broken)."""
+    if kind == "objects":
+        return '{"a": ' * depth + "1" + "}" * depth
+    return "[" * depth + ("]" * depth if kind == "arrays" else "")
+
+
+def _json_body(names: list[str], depth: int, kind: str) -> str:
+    """A JSON object of the named fields, the first nested `depth` deep."""
+    first, *others = names
+    fields = [f"{json.dumps(first)}: {_nested(depth, kind)}"]
+    fields += [f"{json.dumps(name)}: {json.dumps('1')}" for name in others]
+    return "{" + ", ".join(fields) + "}"
+
+
+def _payloads() -> st.SearchStrategy[tuple[str, str]]:
+    """A body and its content type: form fields, or a JSON object nested deep."""
+    json_bodies = st.builds(
+        _json_body,
+        st.lists(st.sampled_from(FIELD_NAMES), min_size=1, max_size=4, unique=True),
+        st.sampled_from(DEPTHS),
+        st.sampled_from(["arrays", "objects", "open"]),
+    )
+    return st.one_of(
+        _pairs(FIELD_NAMES).map(lambda body: (FORM, body)),
+        json_bodies.map(lambda body: (JSON, body)),
+    )
+
+
+def _probe(*, payload: tuple[str, str], **fields: object) -> Probe:
+    content_type, body = payload
+    return Probe(**fields, body=body, content_type=content_type)  # type: ignore[arg-type]
+
+
 def _probes(seeded: Seeded, pattern: Pattern) -> st.SearchStrategy[Probe]:
     return st.builds(
-        Probe,
+        _probe,
         identity=st.sampled_from(["anonymous", "player", "reviewer", "superuser"]),
-        method=st.sampled_from(["GET", "GET", "POST", "POST", "HEAD", "PUT"]),
+        method=st.sampled_from(["GET", "GET", "POST", "POST", "HEAD", "PUT", "PATCH"]),
         path=st.tuples(*(_value(seeded, p) for p in _parameters(pattern))).map(
             lambda values: _path(pattern, list(values))
         ),
         query=_pairs(PARAM_NAMES),
-        body=_pairs(FIELD_NAMES),
+        payload=_payloads(),
         htmx=st.booleans(),
     )
 
@@ -325,13 +374,18 @@ def _explicit(seeded: Seeded, pattern: Pattern) -> list[Probe]:
     if not pattern.own and not pattern.admin:
         identity = "anonymous"
 
-    def probe(method: str, path: str, query: str = "", body: str = "") -> Probe:
-        return Probe(identity, method, path, query, body, htmx=False)
+    def probe(
+        method: str, path: str, query: str = "", body: str = "", content_type: str = FORM
+    ) -> Probe:
+        return Probe(identity, method, path, query, body, htmx=False, content_type=content_type)
 
     sweep_query = SWEEP_QUERY if pattern.own else THIRD_PARTY_SWEEP
     sweep_body = SWEEP_BODY if pattern.own else THIRD_PARTY_SWEEP[:1]
     probes = [probe("GET", real, _every(PARAM_NAMES, value)) for value in sweep_query]
     probes += [probe("POST", real, body=_every(FIELD_NAMES, value)) for value in sweep_body]
+    # Every field a thousand arrays deep, to whatever parses the pattern's JSON bodies.
+    deep = "{" + ", ".join(f'"{name}": {_nested(1000, "arrays")}' for name in FIELD_NAMES) + "}"
+    probes += [probe(method, real, body=deep, content_type=JSON) for method in ("POST", "PATCH")]
     if parameters:
         probes += [
             probe("GET", _path(pattern, [value] * len(parameters)))
@@ -369,12 +423,9 @@ def _send(probe: Probe, seeded: Seeded) -> tuple[int, str]:
                 send = client.get if probe.method == "GET" else client.head
                 response = send(probe.path, **extra)
             else:
-                send = client.post if probe.method == "POST" else client.put
-                response = send(
-                    probe.path,
-                    data=probe.body,
-                    content_type="application/x-www-form-urlencoded",
-                    **extra,
+                send = {"POST": client.post, "PUT": client.put, "PATCH": client.patch}
+                response = send[probe.method](
+                    probe.path, data=probe.body, content_type=probe.content_type, **extra
                 )
             raise _Undo
     except _Undo:

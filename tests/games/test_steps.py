@@ -51,6 +51,9 @@ def test_the_options_are_chosen_stored_and_shown(player_client, player):
         {"draw": "2", "buffers": "4", "recycles": "3"},
         {"draw": "1", "buffers": "5", "recycles": "3"},
         {"draw": "1", "buffers": "4", "recycles": "-1"},
+        # "٣" and "٢" are Arabic-Indic digits, which int() reads as 3 and 2.
+        {"draw": "1", "buffers": "\u0663", "recycles": "3"},
+        {"draw": "1", "buffers": "4", "recycles": "\u0662"},
     ],
 )
 def test_bad_options_are_refused_and_deal_nothing(player_client, player, data):

@@ -8,6 +8,8 @@ from markupsafe import escape
 from games import services
 from games.engine import format_move, get_variant
 from games.models import Game
+from games.throttles import DealRateThrottle
+from tests.api.conftest import ApiClient
 from tests.games.helpers import load_fixture, refusal_code, start_with_deck
 
 pytestmark = pytest.mark.django_db
@@ -77,7 +79,16 @@ def test_an_illegal_move_without_javascript_shows_the_message_after_redirect(pla
 
 
 @pytest.mark.parametrize(
-    "data", [{}, {"move": "draw"}, {"move": "draw", "revision": "x"}, {"revision": 0}]
+    "data",
+    [
+        {},
+        {"move": "draw"},
+        {"move": "draw", "revision": "x"},
+        {"revision": 0},
+        # Digits of other scripts, which int() reads: a form of the site writes ASCII.
+        {"move": "draw", "revision": "\u0660"},
+        {"move": "draw", "revision": "\uff10"},
+    ],
 )
 def test_a_malformed_request_is_refused_as_malformed_and_changes_nothing(player_client, game, data):
     response = player_client.post(url("move", game), data, **HX)
@@ -342,3 +353,45 @@ def test_the_board_refuses_with_the_apis_code_for_the_same_move(
     assert refusal_code(web) == refusal["code"] == code
     if code != "malformed":  # the API's message names the field; the board's says malformed
         assert f'id="refusal">{escape(refusal["message"])}<' in web.content.decode()
+
+
+@pytest.fixture
+def three_deals_a_minute(monkeypatch):
+    # DRF reads the rates into the class when it loads.
+    monkeypatch.setattr(DealRateThrottle, "THROTTLE_RATES", {"deals": "3/min"})
+
+
+@pytest.mark.usefixtures("three_deals_a_minute")
+@pytest.mark.parametrize("htmx", [False, True])
+def test_dealing_is_throttled_with_429_and_retry_after(player_client, player, game, htmx):
+    headers = HX if htmx else {}
+    new_deal = reverse("games:new_deal", args=["klondike"])
+    for _deal in range(2):
+        assert player_client.post(new_deal, {"confirm": "on"}, **headers).status_code < 400
+    latest = Game.objects.filter(player=player).latest("started_at")
+    restarted = player_client.post(url("restart", latest), {"confirm": "on"}, **headers)
+    assert restarted.status_code < 400
+    dealt = Game.objects.filter(player=player).count()
+    for refused in (
+        player_client.post(new_deal, {"confirm": "on"}, **headers),
+        player_client.post(url("restart", latest), {"confirm": "on"}, **headers),
+    ):
+        assert refused.status_code == 429
+        assert int(refused["Retry-After"]) > 0
+        assert b"Too many new deals" in refused.content
+    assert Game.objects.filter(player=player).count() == dealt
+    # Play goes on: the throttle is on dealing only.
+    active = Game.objects.get(player=player, status=Game.Status.ACTIVE)
+    assert player_client.get(reverse("games:detail", args=[active.id])).status_code == 200
+
+
+@pytest.mark.usefixtures("three_deals_a_minute")
+def test_the_web_and_the_api_deal_from_one_budget(player_client, player):
+    new_deal = reverse("games:new_deal", args=["klondike"])
+    for _deal in range(3):
+        assert player_client.post(new_deal, {"confirm": "on"}).status_code == 302
+    api = ApiClient()
+    assert api.log_in(player.username).status_code == 200
+    refused = api.post("/api/v1/games", {"variant": "klondike", "confirm": True})
+    assert refused.status_code == 429
+    assert int(refused["Retry-After"]) > 0
