@@ -28,7 +28,7 @@ MODES = ("steps_duel", "steps_sprint", "klondike")
 
 def _pairing_run(role: str) -> None:
     if role == "beat":
-        queue_pair_task.apply().get()
+        queue_pair_task.apply(throw=True)
     else:
         services.queue_pair_all_if_embedded()
 
