@@ -7,6 +7,7 @@ no serious violation on the board, a card picked or not."""
 import json
 import re
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -34,6 +35,14 @@ def on_the_duel_with_the_socket_open(page: Page) -> None:
     expect(page.locator("#duel-board")).to_be_visible(timeout=SOCKET_SECONDS)
     expect(page.locator("#match-live")).to_be_visible()
     page.wait_for_function("() => window.arenaSocketOpen === true", timeout=SOCKET_SECONDS)
+
+
+def join_on_a_server_thread(*, player: Any, match: Match) -> None:
+    """Take the match's second seat, which starts it. The start is pushed to the match's
+    sockets through async_to_sync, which cannot run on the thread of Playwright's event
+    loop: as a server would, on a thread of its own."""
+    with ThreadPoolExecutor(max_workers=1) as server:
+        server.submit(services.match_join, player=player, match_id=match.id).result()
 
 
 def move_map(page: Page) -> dict[str, dict[str, str]]:
@@ -195,10 +204,7 @@ def test_the_duel_board_has_no_serious_accessibility_violation(page, live_server
     auditor = get_user_model().objects.get(username="auditor")
     other = get_user_model().objects.create_user(username="other", password="x-long-secret-42")
     match = services.match_create(player=auditor, mode="steps_duel")
-    # The start is pushed to the match's sockets through async_to_sync, which cannot run
-    # on the thread of Playwright's event loop: as a server would, on a thread of its own.
-    with ThreadPoolExecutor(max_workers=1) as server:
-        server.submit(services.match_join, player=other, match_id=match.id).result()
+    join_on_a_server_thread(player=other, match=match)
     url = f"{live_server.url}/matches/{match.id}/duel/"
     found = {}
     page.goto(url)
@@ -245,7 +251,7 @@ def test_the_duel_is_drawn_as_every_board_with_its_turn_clock_ticking(page, live
     mover = get_user_model().objects.get(username="mover")
     other = get_user_model().objects.create_user(username="other", password="x-long-secret-42")
     match = services.match_create(player=mover, mode="steps_duel")
-    services.match_join(player=other, match_id=match.id)
+    join_on_a_server_thread(player=other, match=match)
     page.goto(f"{live_server.url}/matches/{match.id}/duel/")
     board = page.locator("#duel-board")
     expect(board).to_have_class(re.compile(r"(^| )board( |$)"))
