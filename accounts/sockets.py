@@ -13,19 +13,20 @@ import hashlib
 import logging
 from collections.abc import Callable
 from functools import partial
-from importlib import import_module
 from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
-from django.conf import settings
+from channels.middleware import BaseMiddleware
+from channels.sessions import CookieMiddleware, SessionMiddleware
 from django.contrib.auth import get_user
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
 from django.http import HttpRequest
 
+from accounts.sessions import SessionStore
 from core.sockets import SIGN_IN_FIRST, DatabaseFreeDispatchConsumer
 
 logger = logging.getLogger(__name__)
@@ -65,13 +66,52 @@ def _tell(user_id: Any, ended: str | None) -> None:
         logger.warning("could not tell the sockets of user %s to check their sign-in", user_id)
 
 
-def session_user(session_key: str) -> AbstractBaseUser | AnonymousUser:
-    """The user a web session is signed in as now, read as Django reads a request's
-    (django.contrib.auth.get_user: the session's hash checked against the user's
-    password, an inactive user refused); a visitor once it has ended."""
+class KeyKeptSessionStore(SessionStore):
+    """The web session as a socket reads it. Django's get_user gives a session that only
+    a fallback secret verifies (SECRET_KEY rotated, the old key in SECRET_KEY_FALLBACKS)
+    a new key and the current hash, and a request's answer hands its browser the new
+    key in a cookie. A socket can hand its browser nothing: a new key would end the
+    page's session. So here the session keeps its key and takes the current hash in
+    place (session_user saves it), and the page's next request finds it current."""
+
+    # Django salts a session's encoding with its store's class name
+    # (SessionBase.key_salt): the rows are SessionStore's.
+    key_salt = "django.contrib.sessions." + SessionStore.__qualname__
+
+    def cycle_key(self) -> None:
+        """Keep the key: get_user sets the current hash next."""
+
+
+def session_user(session_key: str | None) -> AbstractBaseUser | AnonymousUser:
+    """The user a web session is signed in as now, read by Django's own get_user (the
+    session's hash checked against the user's password and the fallback secrets', an
+    inactive user refused, a session whose hash matches none ended), its key kept
+    (KeyKeptSessionStore); a visitor once it has ended."""
+    if not session_key:
+        return AnonymousUser()
     request = HttpRequest()
-    request.session = import_module(settings.SESSION_ENGINE).SessionStore(session_key)
-    return get_user(request)
+    request.session = session = KeyKeptSessionStore(session_key)
+    user = get_user(request)
+    if session.modified and session.session_key is not None:
+        session.save()  # the current hash, which a fallback secret's made due
+    return user
+
+
+class SessionUserMiddleware(BaseMiddleware):  # type: ignore[misc]  # untyped
+    """scope["user"]: the user the handshake's web session signs in (session_user), in
+    place of channels' AuthMiddleware, whose read of it tries no fallback secret and
+    ends the session where one would have verified it. Under channels'
+    SessionMiddleware, which gives the scope its session (its key from the cookie)."""
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> Any:
+        scope = dict(scope)
+        scope["user"] = await database_sync_to_async(session_user)(scope["session"].session_key)
+        return await super().__call__(scope, receive, send)
+
+
+def session_auth_middleware_stack(inner: Any) -> Any:
+    """channels' AuthMiddlewareStack with the user read by session_user."""
+    return CookieMiddleware(SessionMiddleware(SessionUserMiddleware(inner)))
 
 
 class SignedInConsumer(DatabaseFreeDispatchConsumer):

@@ -1,7 +1,7 @@
 """The ASGI application: Django's pages and API over HTTP, and the live match sockets
-over WebSocket: the web page's (matches.routing), signed in by the session cookie and
-refused from any other origin, and the API's (api.routing), signed in by the session
-token alone."""
+over WebSocket: the web page's (matches.routing), signed in by the session cookie (read
+as Django reads a request's: accounts.sockets) and refused from any other origin, and the
+API's (api.routing), signed in by the session token alone."""
 
 import os
 
@@ -13,10 +13,10 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
 # Django is set up before anything imports a model (the consumers do).
 django_application = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from accounts.sockets import session_auth_middleware_stack  # noqa: E402
 from api.routing import websocket_urlpatterns as api_sockets  # noqa: E402
 from config.process import server_process_ready  # noqa: E402
 from matches.routing import websocket_urlpatterns as page_sockets  # noqa: E402
@@ -29,7 +29,9 @@ application = ProtocolTypeRouter(
                 *api_sockets,
                 re_path(
                     "",
-                    AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(page_sockets))),
+                    AllowedHostsOriginValidator(
+                        session_auth_middleware_stack(URLRouter(page_sockets))
+                    ),
                 ),
             ]
         ),

@@ -18,7 +18,9 @@ __all__ = ["NOT_YOURS", "SIGN_IN_FIRST", "MatchConsumer"]
 
 class MatchConsumer(SignedInConsumer):
     """Lives as long as its web session: closed with SIGN_IN_FIRST once the session
-    ends (signed out, a new password, the account disabled: accounts.sockets)."""
+    ends (signed out, a new password, the account disabled: accounts.sockets). Its
+    user is the session's as Django's get_user reads it, SECRET_KEY_FALLBACKS too
+    (accounts.sockets.session_auth_middleware_stack)."""
 
     group: str | None = None
 
@@ -40,8 +42,8 @@ class MatchConsumer(SignedInConsumer):
         await self.accept()
 
     def signed_in(self) -> bool:
-        session_key = self.scope["session"].session_key
-        return session_key is not None and session_user(session_key).pk == self.scope["user"].pk
+        user = session_user(self.scope["session"].session_key)
+        return bool(user.pk == self.scope["user"].pk)
 
     async def disconnect(self, code: int) -> None:
         await super().disconnect(code)

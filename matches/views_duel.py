@@ -12,17 +12,16 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import trigger_client_event
 
 from core.http import AuthenticatedHttpRequest
-from games.errors import GameActionError, MoveRefused, StaleAction
+from games.errors import MALFORMED, GameActionError
 from games.forms import MoveForm
 from games.specs import game_spec
 from matches import selectors, services
 from matches.models import Match
 from matches.modes import match_mode
 from matches.selectors_duel import duel_board_for_player
-
-REFUSAL_STATUS = {MoveRefused: 422, StaleAction: 409}
 
 
 def _render_board(
@@ -31,7 +30,6 @@ def _render_board(
     *,
     selected: str | None = None,
     error: str | None = None,
-    status: int = 200,
 ) -> HttpResponse:
     try:
         board = duel_board_for_player(match_id=match_id, player=request.user, selected=selected)
@@ -39,7 +37,7 @@ def _render_board(
         raise Http404("No such duel") from missing
     template = "matches/duel.html#board" if request.htmx else "matches/duel.html"
     context = {"board": board, "view": selectors.match_live_view(match_id=match_id), "error": error}
-    response = render(request, template, context, status=status)
+    response = render(request, template, context)
     response["Cache-Control"] = "no-store"
     return response
 
@@ -59,25 +57,39 @@ def duel(request: AuthenticatedHttpRequest, match_id: UUID) -> HttpResponse:
 @require_POST
 def move(request: AuthenticatedHttpRequest, match_id: UUID) -> HttpResponse:
     form = MoveForm(request.POST)
-    error, status = None, 200
     if not form.is_valid():
-        error, status = "That request was malformed.", 400
-    else:
-        try:
-            services.duel_move_play(
-                match_id=match_id,
-                player=request.user,
-                move=form.cleaned_data["move"],
-                revision=form.cleaned_data["revision"],
-            )
-        except Match.DoesNotExist as missing:
-            raise Http404("No such duel") from missing
-        except GameActionError as refusal:
-            error, status = refusal.message, REFUSAL_STATUS.get(type(refusal), 409)
+        return _refused(request, match_id, "That request was malformed.", MALFORMED)
+    try:
+        services.duel_move_play(
+            match_id=match_id,
+            player=request.user,
+            move=form.cleaned_data["move"],
+            revision=form.cleaned_data["revision"],
+        )
+    except Match.DoesNotExist as missing:
+        raise Http404("No such duel") from missing
+    except GameActionError as refusal:
+        return _refused(request, match_id, refusal.message, refusal.code)
     if request.htmx:
-        return _render_board(request, match_id, error=error, status=status)
-    if error:
-        messages.error(request, error)
+        return _render_board(request, match_id)
+    return redirect("matches:duel", match_id=match_id)
+
+
+def _refused(
+    request: AuthenticatedHttpRequest, match_id: UUID, message: str, code: str
+) -> HttpResponse:
+    """A refusal, which changed nothing, answered as the boards answer theirs
+    (games.views): to htmx, 200, the board with the reason and an HX-Trigger `refused`
+    event carrying the code the API gives it (a 4xx would have the browser log an
+    error for an answer the page expects); without JavaScript, back to the board with
+    the reason as a message. The board it shows is the board as it now is: a match
+    clock that ran out closes it first, as a look does."""
+    services.match_close_if_time_up(match_id=match_id)
+    if request.htmx:
+        return trigger_client_event(
+            _render_board(request, match_id, error=message), "refused", {"code": code}
+        )
+    messages.error(request, message)
     return redirect("matches:duel", match_id=match_id)
 
 

@@ -6,10 +6,11 @@ from datetime import datetime
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from matches.errors import MatchRefused
-from matches.models import Match, QueueEntry, Rating
+from matches.models import Match, QueueEntry, Rating, Seat
 from matches.modes import match_modes
 from matches.services.lobby import (
     match_create,
@@ -47,43 +48,81 @@ def queue_leave(*, player: User, mode: str) -> bool:
 def queue_pair(*, mode: str, now: datetime | None = None) -> dict[int, Match]:
     """Pair the mode's waiting players, longest waiting first, each with the closest
     rating within the window of the one who waited longer; the matches made, by
-    player id. Entries another pairing holds are skipped, never paired twice."""
+    player id. A player with a match waiting or running waits on, unpaired; a pair
+    another pairing holds is left to it, so nobody is paired twice, in any mode."""
     now = now or timezone.now()
     made: dict[int, Match] = {}
-    with transaction.atomic():
-        waiting = list(
-            QueueEntry.objects.select_for_update(skip_locked=True)
-            .filter(mode=mode)
-            .select_related("player")
-            .order_by("joined_at", "id")
-        )
-        while len(waiting) >= 2:
-            first = waiting.pop(0)
-            window = rating_window(waited_seconds=(now - first.joined_at).total_seconds())
-            candidates = [e for e in waiting if abs(e.rating - first.rating) <= window]
-            if not candidates:
-                continue
-            second = min(candidates, key=lambda e: abs(e.rating - first.rating))
-            waiting.remove(second)
-            match = _pair(first, second)
-            if match is not None:
-                made[first.player_id] = made[second.player_id] = match
+    waiting = list(
+        QueueEntry.objects.filter(mode=mode)
+        .exclude(player__in=_seated_players())
+        .select_related("player")
+        .order_by("joined_at", "id")
+    )
+    while len(waiting) >= 2:
+        first = waiting.pop(0)
+        window = rating_window(waited_seconds=(now - first.joined_at).total_seconds())
+        candidates = [e for e in waiting if abs(e.rating - first.rating) <= window]
+        if not candidates:
+            continue
+        second = min(candidates, key=lambda e: abs(e.rating - first.rating))
+        waiting.remove(second)
+        match = _pair(first, second)
+        if match is not None:
+            made[first.player_id] = made[second.player_id] = match
     return made
 
 
+def _seated_players() -> QuerySet[Seat, int]:
+    """The players with a match waiting or running: they are not paired again."""
+    return Seat.objects.filter(
+        match__status__in=[Match.Status.OPEN, Match.Status.RUNNING]
+    ).values_list("player_id", flat=True)
+
+
+def _players_held(first: QueueEntry, second: QueueEntry) -> bool:
+    """Both players' rows locked for this pairing, the lower id first, or False (none
+    held) where another pairing holds either: it pairs them, or leaves them waiting
+    for the next run. Every pairing of a player, in any mode's queue, takes their
+    row, so no two pair the same player at once; SKIP LOCKED, so none waits for
+    another (two runs of one pair: the one that gets the lower id goes on)."""
+    for player_id in sorted((first.player_id, second.player_id)):
+        locked = User.objects.select_for_update(no_key=True, skip_locked=True).filter(pk=player_id)
+        if not locked.values_list("pk", flat=True):
+            return False
+    return True
+
+
+class _PairLeft(Exception):
+    """The pair is not this run's to pair: its savepoint is rolled back, which releases
+    the row it may have locked."""
+
+
+def _still_waiting(first: QueueEntry, second: QueueEntry) -> bool:
+    """Read once both are held, so a pairing that held them first has committed: both
+    still in this queue, and neither with a match waiting or running."""
+    players = [first.player_id, second.player_id]
+    return (
+        QueueEntry.objects.filter(id__in=[first.id, second.id]).count() == 2
+        and not _seated_players().filter(player_id__in=players).exists()
+    )
+
+
 def _pair(first: QueueEntry, second: QueueEntry) -> Match | None:
-    """One match for the pair, both seated and started, and both out of the queue; or,
-    refused (a mode closed meanwhile), nothing made and both left waiting. Inside the
-    pairing's transaction, which holds both entries."""
+    """One match for the pair, both seated and started, and every queue entry of both
+    gone (all modes); or nothing made and both left waiting: another pairing holds
+    either, either was paired meanwhile, or the mode refused (closed meanwhile). One
+    transaction (a savepoint inside a caller's) that holds both players' rows."""
     try:
         with transaction.atomic():
+            if not (_players_held(first, second) and _still_waiting(first, second)):
+                raise _PairLeft
             match = match_create(player=first.player, mode=first.mode)
             # A two-player mode starts as its second seat is taken; a Sprint by its maker.
             match = match_join(player=second.player, match_id=match.id)
             if match.status == Match.Status.OPEN:
                 match = match_start(player=first.player, match_id=match.id)
-            QueueEntry.objects.filter(id__in=[first.id, second.id]).delete()
-    except MatchRefused:
+            QueueEntry.objects.filter(player_id__in=[first.player_id, second.player_id]).delete()
+    except (MatchRefused, _PairLeft):
         return None
     return match
 

@@ -455,6 +455,16 @@
     });
   }, 1000);
 
+  // A timed game whose clock has run out is closed by the first request that looks
+  // at it: once a countdown on the page (the board's own, or its match's clock beside
+  // it) has said it ended, a timed board asks for itself again and shows the game as
+  // the server has it (closed, with its summary, or still running if it was early).
+  document.addEventListener("countdown-ended", function () {
+    const current = board();
+    if (!current || !("timed" in current.dataset) || !current.dataset.boardUrl) return;
+    htmx.ajax("GET", current.dataset.boardUrl, { source: current, target: "#board", swap: "outerHTML" });
+  });
+
   // The clock on screen counts up between requests; the server's count is
   // the one that matters, and it stops adding after the idle cap.
   setInterval(function () {

@@ -17,6 +17,7 @@ from api.consumers import NOT_YOURS, SIGN_IN_FIRST
 from api.throttles import MoveRateThrottle
 from config.asgi import application
 from core.sockets import NESTED_TOO_DEEP
+from games.engine import full_deck
 from games.models import Game
 from matches import services
 from tests.api.conftest import ApiClient, error_codes
@@ -158,8 +159,11 @@ def test_a_move_over_the_socket_is_answered_stored_and_heard_by_the_opponent(mat
         assert heard["seat"]["game_id"] == str(mine.id)
         assert heard["seat"]["username"] == player.username
         assert heard["seat"]["move_count"] == 1
-        hidden = await sync_to_async(hidden_cards)(await sync_to_async(stored)(mine))
+        # Both seats play one deal: the listener's own hidden cards are what the mover's
+        # table may show. While the match runs no card is sent at all.
+        hidden = await sync_to_async(hidden_cards)(await sync_to_async(stored)(bobs))
         assert leaked_cards(json.dumps(heard), hidden) == []
+        assert leaked_cards(json.dumps(heard), set(full_deck())) == []
         # The mover's own progress is in the answer, not pushed back to it.
         assert await alice_socket.receive_nothing(timeout=0.3)
         await alice_socket.disconnect()

@@ -273,3 +273,83 @@ def test_the_duel_is_drawn_as_every_board_with_its_turn_clock_ticking(page, live
         place = board.locator(f'.tableau .pile[data-pile="t{number}"]')
         expect(place.locator(".card.back")).to_have_count(len(pile.down))
         expect(place.locator("a.card.up .card-face[data-card]")).to_have_count(len(pile.up))
+
+
+def test_a_refused_duel_move_shows_the_reason_and_logs_no_console_error(
+    players,  # noqa: F811
+    asgi_live_server,  # noqa: F811
+):
+    """A drop on a pile the board did not light is refused by the server: its reason is
+    on the board, its code comes with the answer's `refused` event, and, answered as an
+    answer (not a 4xx), it writes no error into the console."""
+    page, _ = players
+    base_url = asgi_live_server.url
+    sign_up(page, base_url, "mover")
+    mover = get_user_model().objects.get(username="mover")
+    other = get_user_model().objects.create_user(username="other", password="x-long-secret-42")
+    match = services.match_create(player=mover, mode="steps_duel")
+    with ThreadPoolExecutor(max_workers=1) as server:  # the start is pushed (see above)
+        server.submit(services.match_join, player=other, match_id=match.id).result()
+    errors: list[str] = []
+    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    page.goto(f"{base_url}/matches/{match.id}/duel/")
+    on_the_duel_with_the_socket_open(page)
+    page.evaluate(
+        """() => document.addEventListener("refused", (event) => {
+            window.arenaRefusals = (window.arenaRefusals || []).concat(event.detail.code); })"""
+    )
+    before = shared_board().revision
+    unit, targets = next(iter(move_map(page).items()))
+    home = unit.partition("/")[0]
+    unlit = next(f"t{n}" for n in range(1, 8) if f"t{n}" not in targets and f"t{n}" != home)
+    drag(page, unit, unlit)
+    expect(page.locator("#duel-error")).to_be_visible()
+    expect(page.locator("#duel-error")).not_to_be_empty()
+    expect(page.locator("#duel-turn")).to_contain_text("Your turn.")
+    page.wait_for_timeout(200)
+    assert errors == []
+    assert page.evaluate("() => window.arenaRefusals") == ["illegal_move"]
+    assert shared_board().revision == before
+
+
+DUPLICATE_IDS = """() => {
+    const seen = {};
+    document.querySelectorAll("[id]").forEach((el) => { seen[el.id] = (seen[el.id] || 0) + 1; });
+    return Object.keys(seen).filter((id) => seen[id] > 1);
+}"""
+
+
+def test_the_duel_pages_have_no_duplicate_ids_as_the_duel_is_played(
+    players,  # noqa: F811
+    asgi_live_server,  # noqa: F811
+):
+    """Both seats share the board's game: nothing on either page (the board, the live
+    panel, what its pushes swap in) may take its id from the game alone. Checked as the
+    pages come, after each seat's move has been pushed to the other, and once the duel
+    is over (two passes in a row) and its end pushed."""
+    maker, joiner = players
+    base_url = asgi_live_server.url
+    sign_up(maker, base_url, "maker")
+    sign_up(joiner, base_url, "joiner")
+    find_each_other(maker, joiner, base_url, mode="steps_duel")
+    on_the_duel_with_the_socket_open(joiner)
+    on_the_duel_with_the_socket_open(maker)
+    seats = {seat.number: seat.player.username for seat in Match.objects.get().seats.all()}
+    pages = {"maker": maker, "joiner": joiner}
+    first, second = pages[seats[0]], pages[seats[1]]
+    duplicates = {}
+    for page in (first, second):
+        duplicates[f"{page} as it came"] = page.evaluate(DUPLICATE_IDS)
+    tap_move(first, a_transfer(avoid_slots=True))
+    turn_passes(first, second, seats[0], seats[1])
+    second.click("#duel-pass")
+    turn_passes(second, first, seats[1], seats[0])
+    for page in (first, second):
+        duplicates[f"{page} after two moves"] = page.evaluate(DUPLICATE_IDS)
+    first.click("#duel-pass")  # a second pass in a row: the duel is over
+    for page in (first, second):
+        expect(page.locator("#duel-over")).to_be_visible(timeout=SOCKET_SECONDS)
+        expect(page.locator("#match-over")).to_be_visible(timeout=SOCKET_SECONDS)
+        page.wait_for_function(IDLE)
+        duplicates[f"{page} once over"] = page.evaluate(DUPLICATE_IDS)
+    assert {where: ids for where, ids in duplicates.items() if ids} == {}

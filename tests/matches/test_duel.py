@@ -21,7 +21,7 @@ from games.models import Game
 from matches import selectors, services
 from matches.models import Match, Seat
 from tests.api.conftest import ApiClient
-from tests.games.helpers import leaked_cards
+from tests.games.helpers import leaked_cards, refusal_code
 from tests.matches.helpers import run_out_the_clock
 
 pytestmark = pytest.mark.django_db
@@ -247,13 +247,13 @@ def test_the_live_panel_fetches_the_board_after_a_push_or_a_poll_but_not_on_the_
 def test_a_move_through_the_page(duel, player, bob):
     url = reverse("matches:duel_move", kwargs={"match_id": duel.id})
     refused = client_of(bob).post(url, {"move": "draw", "revision": 0}, HTTP_HX_REQUEST="true")
-    assert refused.status_code == 422
+    assert refusal_code(refused) == "illegal_move"
     assert "It is alice's turn." in html.unescape(refused.content.decode())
     played = client_of(player).post(url, {"move": "draw", "revision": 0})
     assert played["Location"] == reverse("matches:duel", kwargs={"match_id": duel.id})
     assert board_of(duel).move_log == ["draw"]
     stale = client_of(bob).post(url, {"move": "pass", "revision": 0}, HTTP_HX_REQUEST="true")
-    assert stale.status_code == 409
+    assert refusal_code(stale) == "stale_revision"
 
 
 def test_nobody_else_sees_the_duel(duel, make_user):

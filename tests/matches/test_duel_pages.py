@@ -19,7 +19,9 @@ from games.templatetags.cards import SUIT_CLASSES
 from matches import services
 from matches.models import Match
 from matches.selectors_duel import duel_board_for_player
-from tests.games.helpers import leaked_cards
+from tests.api.conftest import ApiClient
+from tests.games.helpers import leaked_cards, refusal_code
+from tests.matches.helpers import run_out_the_clock
 from tests.matches.test_duel import board_of, client_of
 
 pytestmark = pytest.mark.django_db
@@ -252,7 +254,10 @@ def test_a_pick_that_is_no_unit_of_the_player_picks_nothing(duel, player):
 
 
 def test_a_refused_move_says_why_and_changes_nothing(duel, player, bob):
-    """What a drop on a place the server did not light sends: the attempt, refused."""
+    """What a drop on a place the server did not light sends: the attempt, refused. To
+    htmx a refusal is an answer (200, as the boards' are: a 4xx would have the browser
+    log an error), the board with the reason and an HX-Trigger `refused` event carrying
+    the code the API's duel endpoint gives the same refusal."""
     game = board_of(duel)
     before = stored(game)
     legal = {format_move(m) for m in legal_moves(duel)}
@@ -260,26 +265,50 @@ def test_a_refused_move_says_why_and_changes_nothing(duel, player, bob):
     refused = client_of(player).post(
         move_url(duel), {"move": attempt, "revision": 0}, HTTP_HX_REQUEST="true"
     )
-    assert refused.status_code == 422
+    assert refusal_code(refused) == "illegal_move"
     page = read(refused)
     assert page.board["id"] == "duel-board"  # the board alone, for htmx to swap in
     assert 'role="alert" id="duel-error"' in page.html
     assert stored(game) == before
     # Without JavaScript the refusal comes back as a message on the board's page.
-    plain = client_of(player).post(move_url(duel), {"move": attempt, "revision": 0}, follow=True)
-    assert 'class="message error"' in plain.content.decode()
+    plain = client_of(player).post(move_url(duel), {"move": attempt, "revision": 0})
+    assert plain.status_code == 302
+    assert plain["Location"] == duel_url(duel)
+    shown = client_of(player).post(move_url(duel), {"move": attempt, "revision": 0}, follow=True)
+    assert 'class="message error"' in shown.content.decode()
     assert stored(game) == before
-    # Not your turn, a stale board: refused, and the board is as it was.
+    # Not your turn, a stale board, a malformed request: refused, the board as it was.
     theirs = client_of(bob).post(
         move_url(duel), {"move": "draw", "revision": 0}, HTTP_HX_REQUEST="true"
     )
-    assert theirs.status_code == 422
+    assert refusal_code(theirs) == "illegal_move"
     assert "It is alice's turn." in html.unescape(theirs.content.decode())
     stale = client_of(player).post(
         move_url(duel), {"move": "draw", "revision": 5}, HTTP_HX_REQUEST="true"
     )
-    assert stale.status_code == 409
+    assert refusal_code(stale) == "stale_revision"
+    malformed = client_of(player).post(
+        move_url(duel), {"move": "draw", "revision": "abc"}, HTTP_HX_REQUEST="true"
+    )
+    assert refusal_code(malformed) == "malformed"
+    assert 'id="duel-error"' in malformed.content.decode()
     assert stored(game) == before
+
+
+def test_a_move_on_a_duel_that_is_over_is_refused_with_the_apis_code(duel, player):
+    run_out_the_clock(duel)
+    over = client_of(player).post(
+        move_url(duel), {"move": "draw", "revision": 0}, HTTP_HX_REQUEST="true"
+    )
+    app = ApiClient()
+    assert app.log_in(player.username).status_code == 200
+    api = app.post(f"/api/v1/matches/{duel.id}/duel/moves", {"move": "draw", "revision": 0})
+    assert refusal_code(over) == api.json()["errors"][0]["code"] == "game_closed"
+    # The board it brings is the board as it now is: the refusal's look closed it.
+    shown = html.unescape(over.content.decode())
+    assert "Time is up" in shown
+    assert "The duel is over." in shown
+    assert 'id="duel-moves"' not in shown
 
 
 def test_the_seat_not_to_move_sees_the_board_with_nothing_to_press(duel, bob):

@@ -178,3 +178,21 @@ def test_quick_match_takes_both_players_to_their_one_match(client, player, bob):
         assert "Looking for an opponent" not in page
         assert f'href="{match_page}"' in page
     assert Match.objects.count() == 1
+
+
+def test_a_player_with_a_match_running_is_told_the_quick_match_waits_for_its_end(
+    client, player, bob, make_user
+):
+    """A player seated in a running match is not paired from a queue: the lobby says
+    the quick match waits until that match is over, and then pairs them."""
+    lobby = reverse("matches:lobby")
+    running = sprint(player, bob)
+    client.force_login(player)
+    client.post(reverse("matches:queue_join", args=["steps_duel"]))
+    services.queue_join(player=make_user("carol"), mode="steps_duel")
+    assert Match.objects.filter(mode="steps_duel").count() == 0
+    page = client.get(lobby).content.decode()
+    assert "Looking for an opponent once your match is over" in page
+    settle(running)
+    assert client.get(lobby).status_code == 200  # the look pairs them, without a worker
+    assert Match.objects.filter(mode="steps_duel", seats__player=player).count() == 1

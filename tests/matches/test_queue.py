@@ -127,3 +127,77 @@ def test_the_second_player_to_queue_is_paired_into_one_match(
     assert list(Match.objects.all()) == [match]
     assert {seat.player for seat in match.seats.all()} == {player, bob}
     assert not QueueEntry.objects.exists()
+
+
+def waiting(user, *modes: str, seconds_ago: int = 0) -> None:
+    for mode in modes:
+        QueueEntry.objects.create(
+            player=user,
+            mode=mode,
+            rating=1500,
+            joined_at=timezone.now() - timedelta(seconds=seconds_ago),
+        )
+
+
+def test_a_pair_waiting_in_every_mode_is_paired_once_and_leaves_every_queue(
+    player, make_user, klondike_open
+):
+    bob = make_user("bob")
+    for user in (player, bob):
+        waiting(user, *MODES)
+    assert services.queue_pair_all() == 1
+    assert services.queue_pair_all() == 0
+    match = Match.objects.get()
+    assert {seat.player for seat in match.seats.all()} == {player, bob}
+    assert not QueueEntry.objects.exists()
+
+
+def test_a_player_paired_in_one_mode_leaves_the_other_queues_and_the_other_players_wait(
+    player, make_user
+):
+    bob, carol = make_user("bob"), make_user("carol")
+    waiting(player, "steps_duel", "steps_sprint")
+    waiting(carol, "steps_sprint")
+    services.queue_join(player=bob, mode="steps_duel")
+    assert services.queue_pair(mode="steps_sprint") == {}
+    match = Match.objects.get()
+    assert match.mode == "steps_duel"
+    assert {seat.player for seat in match.seats.all()} == {player, bob}
+    assert list(QueueEntry.objects.values_list("player__username", "mode")) == [
+        ("carol", "steps_sprint")
+    ]
+
+
+def seated_in(status: str, player, other) -> Match:
+    """A match the player made in the lobby: waiting for players, or running."""
+    if status == Match.Status.OPEN:
+        return services.match_create(player=player, mode="steps_sprint")
+    match = services.match_create(player=player, mode="steps_sprint")
+    services.match_join(player=other, match_id=match.id)
+    return services.match_start(player=player, match_id=match.id)
+
+
+@pytest.mark.parametrize("status", [Match.Status.OPEN, Match.Status.RUNNING])
+def test_a_player_with_a_match_waiting_or_running_is_not_paired_again(player, make_user, status):
+    bob, carol, dave = make_user("bob"), make_user("carol"), make_user("dave")
+    lobby_match = seated_in(status, player, dave)
+    # The player waited longest: the pairing pairs the two others and leaves them waiting.
+    waiting(player, "steps_duel", seconds_ago=3)
+    waiting(bob, "steps_duel", seconds_ago=2)
+    waiting(carol, "steps_duel", seconds_ago=1)
+    made = services.queue_pair(mode="steps_duel")
+    assert set(made) == {bob.pk, carol.pk}
+    assert player.pk not in made
+    assert list(Match.objects.filter(seats__player=player)) == [lobby_match]
+    assert list(QueueEntry.objects.values_list("player__username", flat=True)) == ["alice"]
+
+
+def test_a_player_whose_match_waited_is_paired_once_they_leave_it(player, make_user):
+    bob = make_user("bob")
+    lobby_match = seated_in(Match.Status.OPEN, player, bob)
+    waiting(player, "steps_duel")
+    assert services.queue_join(player=bob, mode="steps_duel") is None
+    services.match_leave(player=player, match_id=lobby_match.id)
+    made = services.queue_pair(mode="steps_duel")
+    assert set(made) == {player.pk, bob.pk}
+    assert not QueueEntry.objects.exists()

@@ -1,7 +1,9 @@
 """Quick-match pairing raced against itself on PostgreSQL's row locks: the beat's task
 and the embedded path (a look at the lobby without a worker) run at once, several
 times each, while two players wait in the queue, in every mode. Each pair waiting
-makes exactly one match, with both players in it and both out of the queue.
+makes exactly one match, with both players in it and both out of the queue; a pair
+waiting in every mode's queue at once (each mode's own run racing too, as a join's)
+makes one match in all, and leaves every queue.
 
 The figures (pairing runs tried, pairs queued, matches made, duplicates) are printed
 (`pytest -s`) and recorded as the test's properties (`--junitxml`)."""
@@ -29,22 +31,24 @@ MODES = ("steps_duel", "steps_sprint", "klondike")
 def _pairing_run(role: str) -> None:
     if role == "beat":
         queue_pair_task.apply(throw=True)
-    else:
+    elif role == "embedded":
         services.queue_pair_all_if_embedded()
+    else:  # a mode's own run, as the second player's join makes
+        services.queue_pair(mode=role)
 
 
 class PairingRacers:
     """Threads that live for every round (their database connections too), let go
     together on each: each makes RUNS_PER_RACER pairing runs in a row."""
 
-    def __init__(self) -> None:
-        self.go = threading.Barrier(len(RACERS) + 1)
-        self.done = threading.Barrier(len(RACERS) + 1)
+    def __init__(self, roles: tuple[str, ...] = RACERS) -> None:
+        self.go = threading.Barrier(len(roles) + 1)
+        self.done = threading.Barrier(len(roles) + 1)
         self.stopping = False
         self.runs = 0
         self.errors: list[str] = []
         self._count = threading.Lock()
-        self.threads = [threading.Thread(target=self._run, args=(role,)) for role in RACERS]
+        self.threads = [threading.Thread(target=self._run, args=(role,)) for role in roles]
         for thread in self.threads:
             thread.start()
 
@@ -94,18 +98,23 @@ def _wrong(new: list[Match], *, players: set[int]) -> list[str]:
     return wrong
 
 
-@pytest.mark.django_db(transaction=True)
-def test_concurrent_pairing_runs_make_one_match_per_waiting_pair(
-    player, make_user, settings, record_property
-):
+@pytest.fixture
+def every_mode_open(make_user, settings) -> None:
+    """Klondike head-to-head opened by a test points table; what follows a settlement
+    is not raced (no match settles here)."""
     if connection.vendor != "postgresql":
         pytest.skip("SQLite serialises every write; the race is exercised on PostgreSQL")
-    # What follows a settlement is not raced (no match settles here).
     settings.MATCH_SETTLED_TASKS = []
     table = PointsTable.objects.create(
         version=1, points={"waste_to_tableau": 5, "flip": 5}, note="The test table."
     )
     services.points_table_publish(table_id=table.pk, staff=make_user("stella", is_staff=True))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_pairing_runs_make_one_match_per_waiting_pair(
+    player, make_user, every_mode_open, record_property
+):
     bob = make_user("bob")
     made: Counter[str] = Counter()
     duplicates: Counter[str] = Counter()
@@ -126,6 +135,11 @@ def test_concurrent_pairing_runs_make_one_match_per_waiting_pair(
                 duplicates[mode] += max(0, len(new) - 1)
                 wrong.extend(_wrong(new, players={player.pk, bob.pk}))
                 QueueEntry.objects.all().delete()  # what a failed round left, for the next
+                # Over before the pair queues again: a player with a match running is
+                # not paired.
+                Match.objects.filter(id__in=[m.id for m in new]).update(
+                    status=Match.Status.FINISHED
+                )
     finally:
         racers.stop()
     figures = {
@@ -146,3 +160,49 @@ def test_concurrent_pairing_runs_make_one_match_per_waiting_pair(
     assert wrong == []
     assert figures["matches_made"] == figures["pairs_queued"]
     assert figures["duplicates"] == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_pair_waiting_in_every_mode_is_paired_once_however_the_runs_race(
+    player, make_user, every_mode_open, record_property
+):
+    bob = make_user("bob")
+    made: Counter[str] = Counter()
+    wrong: list[str] = []
+    # The beat and the lobby's looks pair every mode in turn; each mode's own run (a
+    # join's) pairs its mode alone, so two runs hold the pair's entries of two modes.
+    racers = PairingRacers(RACERS + MODES)
+    try:
+        for _ in range(ROUNDS):
+            before = set(Match.objects.values_list("id", flat=True))
+            joined = timezone.now() - timedelta(seconds=1)
+            for user in (player, bob):
+                for mode in MODES:
+                    QueueEntry.objects.create(player=user, mode=mode, rating=1500, joined_at=joined)
+            racers.race()
+            new = list(Match.objects.exclude(id__in=before))
+            made.update(match.mode for match in new)
+            wrong.extend(_wrong(new, players={player.pk, bob.pk}))
+            QueueEntry.objects.all().delete()
+            # A pair's match is over before the pair queues again (a player with a
+            # match running is not paired).
+            Match.objects.filter(id__in=[m.id for m in new]).update(status=Match.Status.FINISHED)
+    finally:
+        racers.stop()
+    figures = {
+        "pairing_runs": racers.runs,
+        "pairs_queued": ROUNDS,
+        "matches_made": sum(made.values()),
+        "duplicates": max(0, sum(made.values()) - ROUNDS),
+    }
+    for name, value in figures.items():
+        record_property(name, value)
+    print(
+        f"\nquick-match race, a pair in every mode's queue: {figures['pairing_runs']} pairing "
+        f"runs tried ({len(RACERS) + len(MODES)} racers x {RUNS_PER_RACER} runs x {ROUNDS} "
+        f"rounds), {figures['pairs_queued']} pairs queued, {figures['matches_made']} matches "
+        f"made ({dict(made)}), duplicates: {figures['duplicates']}"
+    )
+    assert racers.errors == []
+    assert wrong == []
+    assert figures["matches_made"] == figures["pairs_queued"]
