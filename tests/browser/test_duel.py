@@ -288,8 +288,7 @@ def test_a_refused_duel_move_shows_the_reason_and_logs_no_console_error(
     mover = get_user_model().objects.get(username="mover")
     other = get_user_model().objects.create_user(username="other", password="x-long-secret-42")
     match = services.match_create(player=mover, mode="steps_duel")
-    with ThreadPoolExecutor(max_workers=1) as server:  # the start is pushed (see above)
-        server.submit(services.match_join, player=other, match_id=match.id).result()
+    join_on_a_server_thread(player=other, match=match)
     errors: list[str] = []
     page.on("console", lambda message: message.type == "error" and errors.append(message.text))
     page.goto(f"{base_url}/matches/{match.id}/duel/")
