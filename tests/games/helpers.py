@@ -6,7 +6,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from games.engine import card_name, full_deck, get_variant, rank_of, suit_of
+from games.engine import card_name, full_deck, get_variant, rank_of, rank_value, suit_of
 from games.engine.spike import is_exposed
 from games.models import Game
 from games.services import game_start
@@ -64,11 +64,27 @@ def hidden_cards(game: Game) -> set[str]:
             hidden.update(pile.down)
         shown = {card for pile in public["tableau"] for card in pile["up"]}
         shown.update(public.get("waste", {}).get("fan", []))
-        shown.update(f["top"] for f in public.get("foundations", []) if f["top"])
+        for foundation in public.get("foundations", []):
+            if foundation["top"]:
+                shown.update(_built_under(foundation))
         shown.update(slot["card"] for slot in public.get("reserves", []) if slot["card"])
         for suit in public.get("removed_runs", []):
             shown.update(card for card in full_deck() if suit_of(card) == suit)
     return hidden | (set(full_deck()) - shown)
+
+
+def _built_under(foundation: dict[str, Any]) -> frozenset[str]:
+    """A foundation's cards: its top and, on a foundation built up in one suit from the
+    ace, every card under it (the player saw them go there; a move's announcement names
+    them)."""
+    top = foundation["top"]
+    if "suit" not in foundation or foundation.get("count") != rank_value(top):
+        return frozenset({top})
+    return frozenset(
+        card
+        for card in full_deck()
+        if suit_of(card) == suit_of(top) and rank_value(card) <= rank_value(top)
+    )
 
 
 def card_forms(card: str) -> tuple[re.Pattern[str], ...]:
