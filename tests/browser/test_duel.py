@@ -38,7 +38,7 @@ def on_the_duel_with_the_socket_open(page: Page) -> None:
 
 def move_map(page: Page) -> dict[str, dict[str, str]]:
     """The board's map of the places each unit may go (the server's legal moves)."""
-    return json.loads(page.locator("#duel-board").get_attribute("data-moves") or "{}")
+    return json.loads(page.locator("#duel-board").get_attribute("data-legal-moves") or "{}")
 
 
 def unit_of(notation: str) -> str:
