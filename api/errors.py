@@ -8,6 +8,7 @@ engine's own words for an illegal move), `param` names the field at fault, and a
 refused action on a game carries the game as it now is. A refusal changes nothing.
 """
 
+import math
 from typing import Any
 
 from django.core.exceptions import BadRequest
@@ -75,6 +76,9 @@ _DRF_CODES = {
 class ApiRefusal(exceptions.APIException):
     """A refusal with one of ERROR_CODES, and the game it concerns when there is one."""
 
+    wait: int | None = None
+    """A throttled refusal's seconds to wait: DRF's handler writes them as Retry-After."""
+
     def __init__(
         self,
         *,
@@ -96,6 +100,16 @@ def action_refusal(refusal: GameActionError, *, game: dict[str, Any] | None) -> 
     """The API's refusal for a game service's (an illegal move, a stale revision, ...):
     the code the refusal carries (games.errors), the web's too."""
     return ApiRefusal(code=refusal.code, message=refusal.message, game=game)
+
+
+def throttled_refusal(wait: float | None, *, game: dict[str, Any] | None) -> ApiRefusal:
+    """DRF's throttled refusal (its message, its Retry-After), carrying the game the
+    throttled action was on, as every refused action on a game does."""
+    seconds = None if wait is None else math.ceil(wait)
+    throttled = exceptions.Throttled(seconds)
+    refusal = ApiRefusal(code="throttled", message=str(throttled.detail), game=game)
+    refusal.wait = seconds
+    return refusal
 
 
 def _validation_errors(detail: Any, param: str | None = None) -> list[dict[str, Any]]:

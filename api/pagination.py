@@ -14,7 +14,7 @@ PAGE_PARAMETER = OpenApiParameter(
     "page",
     int,
     description="The page, from 1; past the last page, the last page. Anything else "
-    "(abc, 0) is 400 malformed (api.query.page_refusal).",
+    "(abc, 0, -1, digits of another script) is 400 malformed.",
 )
 
 

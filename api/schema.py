@@ -7,7 +7,9 @@ from typing import Any
 
 import allauth.headless.spec as headless_spec_module
 import yaml
+from allauth.account import app_settings as account_settings
 from allauth.headless.spec.internal import schema as headless_schema
+from django.http import HttpRequest
 from django.urls import Resolver404, resolve
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.openapi import AutoSchema
@@ -161,8 +163,9 @@ PASSWORD_CHANGED = (
     "session of the account (its other devices log in again)."
 )
 LOGGED_OUT = {
-    "description": "Logged out: the session token sent is dead from now on. (allauth answers "
-    "a log-out 401; here 200, the result a generated client reads: api.views.session.)",
+    "description": "Logged out: the session token sent is dead from now on. (allauth's "
+    "protocol answers a log-out 401; this site answers 200, a result a generated client "
+    "reads.)",
     "content": {
         "application/json": {
             "schema": {
@@ -219,6 +222,43 @@ def _document_session_answers(spec: dict[str, Any]) -> None:
     }
 
 
+LOGIN_BY = {"username": "Username", "email": "Email", "phone": "Phone"}
+"""allauth's login methods and the components of their fields."""
+
+
+def _login_by_the_sites_methods(spec: dict[str, Any]) -> None:
+    """allauth writes its Login as allOf a password and anyOf a login field: a client
+    generated from it keeps the password only (openapi-python-client drops the anyOf),
+    and must set the name by hand. One object instead, of the site's login methods
+    (ACCOUNT_LOGIN_METHODS) and the password, which every login needs."""
+    methods = [method for method in LOGIN_BY if method in account_settings.LOGIN_METHODS]
+    spec["components"]["schemas"]["Login"] = {
+        "type": "object",
+        "description": "Log in with the password and one of "
+        + " or ".join(f"`{method}`" for method in methods)
+        + ": a login names one (`400` without).",
+        "properties": {
+            **{method: {"$ref": f"#/components/schemas/{LOGIN_BY[method]}"} for method in methods},
+            "password": {"$ref": "#/components/schemas/Password"},
+        },
+        "required": ["password"],
+    }
+
+
+LOGIN_RETRY_AFTER = {
+    "Retry-After": {
+        "description": "With `too_many_login_attempts`: the seconds until its window has "
+        "passed (the longest of the failed-login limits').",
+        "schema": {"type": "integer"},
+    }
+}
+
+
+def _document_login_retry_after(spec: dict[str, Any]) -> None:
+    refused = spec["paths"][API_PREFIX + "/auth/login"]["post"]["responses"]["400"]
+    refused["headers"] = {**refused.get("headers", {}), **LOGIN_RETRY_AFTER}
+
+
 def _headless_spec() -> dict[str, Any]:
     """allauth's description of its headless endpoints, as its own schema view makes it
     (allauth.headless.spec.internal.schema.get_schema) but rooted where config.urls
@@ -239,15 +279,27 @@ def _headless_spec() -> dict[str, Any]:
     headless_schema.specify_signup_fields(spec)
     headless_schema.specify_custom_signup_form(spec)
     headless_schema.specify_auth(spec)
+    _login_by_the_sites_methods(spec)
     _document_unreadable_body(spec)
+    _document_login_retry_after(spec)
     _document_rate_limits(spec)
     _document_session_answers(spec)
     return spec
 
 
-def headless_paths_merge(result: dict[str, Any], **_kwargs: Any) -> dict[str, Any]:
+def headless_paths_merge(
+    result: dict[str, Any], request: HttpRequest | None = None, **_kwargs: Any
+) -> dict[str, Any]:
     """drf-spectacular's postprocessing hook: allauth's account endpoints (sign up, log
-    in, log out, password reset, the session) join ours, with their components."""
+    in, log out, password reset, the session) join ours, with their components, and the
+    server is named: the origin the schema was asked of, or without a request (the
+    schema written by `manage.py spectacular`) the root of wherever it is served."""
+    result["servers"] = [
+        {
+            "url": request.build_absolute_uri("/").rstrip("/") if request is not None else "/",
+            "description": "This site: every path starts with /api/v1.",
+        }
+    ]
     spec = _headless_spec()
     for path, operations in spec["paths"].items():
         for method, operation in operations.items():
@@ -262,5 +314,7 @@ def headless_paths_merge(result: dict[str, Any], **_kwargs: Any) -> dict[str, An
         clash = (set(ours) & set(entries)) - {SESSION_TOKEN_SCHEME}
         if clash:
             raise ValueError(f"allauth's {kind} {sorted(clash)} clash with the API's names")
-        ours.update(entries)
+        # The session token's scheme is ours: allauth's describes a `client` parameter
+        # of its paths, which are rooted at /api/v1/ here and have none.
+        ours.update({name: entry for name, entry in entries.items() if name not in ours})
     return result

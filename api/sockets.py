@@ -2,7 +2,9 @@
 player is sent when the socket opens, and how a message asking for an action on their
 game is answered. Synchronous (the consumer runs them in its database thread) and thin:
 each action is the API view's own `perform` (on a Duel, the board's
-`duel_move_perform`), so the socket and the POST check, apply and refuse alike."""
+`duel_move_perform`), so the socket and the POST check, apply and refuse alike. The
+messages carry the API's shapes in the API's names: a seat is a seat as
+GET /matches/{id} shows it (matches.live.seat_data)."""
 
 import json
 from dataclasses import dataclass
@@ -155,7 +157,9 @@ def _answer(
     try:
         message = _parsed(text)
         tag = message.get("id")
-        move_budget_spend(player=player)
+        # Refused, it carries the seat's game, as every refused action on it does (a
+        # shared board is no game of the site).
+        move_budget_spend(player=player, game_id=None if shared_board else game_id)
         action = message.get("action")
         fields = {k: v for k, v in message.items() if k not in ("id", "action")}
         if shared_board:

@@ -40,16 +40,17 @@ def match_group(match_id: UUID | str) -> str:
 
 
 def seat_data(seat: selectors.SeatView) -> dict[str, Any]:
-    """A seat's figures as the API's socket sends them; `table` is null (a seat's
-    progress is pushed while the match runs, when no table is shown)."""
+    """A seat's figures as the API's socket sends them, in the names of the API's seat
+    (GET /matches/{id}): `public` is null, for a seat's progress is pushed while the
+    match runs, when no table is shown."""
     return {
         "game_id": str(seat.game_id),
         "username": seat.username,
         "score": seat.score,
-        "foundation_cards": seat.foundation_cards,
+        "cards_on_foundations": seat.foundation_cards,
         "move_count": seat.move_count,
-        "status": seat.game_status,
-        "table": seat.public,
+        "game_state": seat.game_status or None,
+        "public": seat.public,
     }
 
 

@@ -67,6 +67,8 @@ class MatchView:
     review: str = ""
     """The review's hold on a game of the match (match_review_hold): while it holds one
     the match is not rated."""
+    rated: bool = True
+    """It counts in the ratings: a rated match the review does not hold."""
 
     @property
     def is_open(self) -> bool:
@@ -161,6 +163,7 @@ def _match_view(match: Match) -> MatchView:
         points_table_version=match.points_table.version if match.points_table else None,
         shared_board=mode.shared_board,
         review=match_review_hold(games=[seat.game for seat in seats]),
+        rated=match.rated and not match.held,
     )
 
 

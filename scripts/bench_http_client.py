@@ -11,11 +11,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
-MOVE_MAP = re.compile(r"data-moves='([^']*)'")
+MOVE_MAP = re.compile(r"data-legal-moves='([^']*)'")
 MOVE_FORM = re.compile(r"<form([^>]*)>(.*?)</form>", re.S)
 MOVE_VALUE = re.compile(r'name="move" value="([^"]+)"')
 REVISION = re.compile(r'data-revision="(\d+)"')
-STATUS = re.compile(r'data-status="(\w+)"')
+STATUS = re.compile(r'data-state="(\w+)"')
 
 
 @dataclass

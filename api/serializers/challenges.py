@@ -11,6 +11,7 @@ from typing import Any
 from rest_framework import serializers
 
 from api.pagination import VIEWER_ROW_HELP, PageSerializer
+from api.serializers.public import GamePublicViewField, TableStateField
 from api.serializers.review import ReviewHoldField
 from challenges.leaderboard import MonthRow
 from challenges.proof import ProofLine, ProofPosition
@@ -201,13 +202,10 @@ class ProofPositionSerializer(serializers.Serializer[ProofPosition]):
     move = serializers.CharField(
         allow_null=True, help_text="The move that led here, in the notation; null for the deal."
     )
-    public = serializers.DictField(
-        help_text="The engine's public view of the position, as a game's `public`: face-up "
-        "cards and counts only."
+    public = GamePublicViewField(
+        help_text="The position as a game's `public` shows a table: face-up cards and counts only."
     )
-    status = serializers.CharField(
-        help_text="The engine's status of the position: in_progress, won, ..."
-    )
+    state = TableStateField()
     progress = serializers.CharField(
         source="progress.text", help_text="The goal's progress: 'Aces to the foundations: 1 of 2'."
     )

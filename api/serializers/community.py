@@ -34,7 +34,7 @@ class CertificateSerializer(serializers.Serializer[DealCertificate]):
 
 class RankedGameSerializer(serializers.Serializer[Game]):
     id = serializers.UUIDField()
-    status = serializers.ChoiceField(choices=Game.Status.choices)
+    state = serializers.ChoiceField(choices=Game.Status.choices, source="status")
     final_score = serializers.IntegerField(allow_null=True)
     review = ReviewHoldField(
         source="review_hold",

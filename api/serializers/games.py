@@ -3,9 +3,10 @@
 from dataclasses import asdict
 from typing import Any
 
-from drf_spectacular.utils import extend_schema_field
+from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
+from api.serializers.public import GamePublicViewField
 from api.serializers.review import ReviewHoldField
 from games.models import Game
 from games.selectors import Board
@@ -19,7 +20,8 @@ class BoardGoalSerializer(serializers.Serializer[Any]):
 
 
 class ScenarioDashboardSerializer(serializers.Serializer[Any]):
-    """The Architect Dashboard of a Codex scenario's board (games.codex.scenario_dashboard)."""
+    """The Architect Dashboard of a Codex scenario's game: where it stands against the
+    scenario's par and the stars it can still earn."""
 
     key = serializers.CharField(help_text="The scenario (GET /codex).")
     number = serializers.IntegerField()
@@ -47,13 +49,22 @@ class NotationListField(serializers.ListField):
         return list(data)
 
 
+@extend_schema_serializer(component_name="Game")
 class GameStateSerializer(serializers.Serializer[Board]):
+    """A game as it stands: its table (`public`), its figures, its legal moves and its
+    `state` in its life (active, then its result)."""
+
     id = serializers.UUIDField()
     variant = serializers.CharField(help_text="The game's key (klondike, spike, ...).")
     variant_name = serializers.CharField()
     options = serializers.DictField(help_text="The deal options the game was dealt with.")
-    status = serializers.ChoiceField(choices=Game.Status.choices)
-    status_label = serializers.CharField()
+    state = serializers.ChoiceField(
+        choices=Game.Status.choices,
+        source="status",
+        help_text="Where the game stands: active while it is played, then won, lost, finished "
+        "or abandoned (its result final).",
+    )
+    state_label = serializers.CharField(source="status_label", help_text="The state in words.")
     is_active = serializers.BooleanField()
     revision = serializers.IntegerField(
         help_text="Counts every change; every action sends the revision it was made at."
@@ -86,11 +97,10 @@ class GameStateSerializer(serializers.Serializer[Board]):
     certified_winnable = serializers.BooleanField(
         help_text="The solver has won this deal: a certified daily deal, or a Codex scenario."
     )
-    public = serializers.DictField(
-        help_text=(
-            "The engine's public view of the table: face-up cards, the counts of "
-            'face-down cards, stock and waste sizes (docs/api.md, "The table").'
-        )
+    public = GamePublicViewField(
+        help_text="The table as the player sees it, one shape per game (`variant` says "
+        "which): face-up cards, the counts of the face-down ones, the stock and waste sizes, "
+        "the foundations, the game's counters and flags. Never a hidden card."
     )
     legal_moves = NotationListField(
         help_text="Every legal move now, in the notation (docs/notation.md); none once closed.",
@@ -168,7 +178,7 @@ class HintResultSerializer(serializers.Serializer[Any]):
 class HistoryGameSerializer(serializers.Serializer[Game]):
     id = serializers.UUIDField()
     variant = serializers.CharField()
-    status = serializers.ChoiceField(choices=Game.Status.choices)
+    state = serializers.ChoiceField(choices=Game.Status.choices, source="status")
     score = serializers.IntegerField()
     final_score = serializers.IntegerField(allow_null=True)
     move_count = serializers.IntegerField()

@@ -5,10 +5,13 @@ only to the match's players."""
 from dataclasses import replace
 from typing import Any
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from api.pagination import PageSerializer
+from api.serializers.public import PublicViewField
 from api.serializers.review import ReviewHoldField
+from games.models import Game
 from matches.models import Match, Seat
 from matches.modes import MatchMode, match_mode, match_mode_keys
 from matches.selectors import MatchView
@@ -44,11 +47,37 @@ class MatchModeSerializer(serializers.Serializer[Any]):
     min_players = serializers.IntegerField()
     max_players = serializers.IntegerField()
     clock_seconds = serializers.IntegerField(help_text="The match clock, kept by the server.")
+    shared_board = serializers.BooleanField(
+        help_text="The seats take turns on one board (the Duel) instead of each playing "
+        "their own game."
+    )
+    turn_seconds = serializers.IntegerField(
+        allow_null=True,
+        help_text="A shared board's turn clock: the seat to move passes when it runs out. "
+        "Null for a mode whose seats play their own games.",
+    )
     is_open = serializers.BooleanField(
         help_text="You may play it now: a mode that needs a points table opens once one is "
         "published."
     )
     queued = serializers.BooleanField(help_text="You wait in its quick-match queue.")
+
+
+@extend_schema_field(
+    serializers.ChoiceField(
+        choices=Game.Status.choices,
+        allow_null=True,
+        help_text="The state of the seat's game, as its `state`; null before the start.",
+    )
+)
+class SeatGameStateField(serializers.Field):  # type: ignore[type-arg]
+    """The seat's game's state; the selector's empty one (no game yet) is null."""
+
+    def __init__(self) -> None:
+        super().__init__(source="game_status", read_only=True)
+
+    def to_representation(self, value: str) -> str | None:
+        return value or None
 
 
 class SeatSerializer(serializers.Serializer[Any]):
@@ -64,15 +93,17 @@ class SeatSerializer(serializers.Serializer[Any]):
     final_score = serializers.IntegerField(
         allow_null=True, help_text="The score the match ranked by, once settled."
     )
-    foundation_cards = serializers.IntegerField()
+    cards_on_foundations = serializers.IntegerField(
+        source="foundation_cards", help_text="The cards on its foundations: a count."
+    )
     move_count = serializers.IntegerField()
-    game_status = serializers.CharField(help_text="Empty before the start.")
-    public = serializers.DictField(
+    game_state = SeatGameStateField()
+    public = PublicViewField(
         allow_null=True,
-        help_text="The engine's public view of the seat's table (face-up cards, counts) once "
-        "the match is over, and a Duel's shared board; null while a match of separate boards "
-        "runs (every seat plays the same deal, so another seat's face-up cards may be hidden "
-        "in yours) and before the start. While it runs a seat shows its figures only.",
+        help_text="The seat's table once the match is over, and a Duel's shared board "
+        "throughout; null while a match of separate boards runs (every seat plays the same "
+        "deal, so another seat's face-up cards may be hidden in yours) and before the "
+        "start. While it runs a seat shows its figures only.",
     )
     placement = serializers.IntegerField(allow_null=True)
     outcome = serializers.ChoiceField(
@@ -85,8 +116,16 @@ class MatchSerializer(serializers.Serializer[Any]):
     mode = serializers.CharField()
     mode_name = serializers.CharField()
     variant = serializers.CharField()
-    status = serializers.ChoiceField(choices=Match.Status.choices)
-    status_label = serializers.CharField()
+    state = serializers.ChoiceField(
+        choices=Match.Status.choices,
+        source="status",
+        help_text="open (taking seats), running, then finished or cancelled.",
+    )
+    state_label = serializers.CharField(source="status_label", help_text="The state in words.")
+    rated = serializers.BooleanField(
+        help_text="It counts in the ratings: false for an unrated match and while the review "
+        "holds it (`review`)."
+    )
     is_private = serializers.BooleanField()
     invite_code = serializers.CharField(
         allow_null=True, help_text="Yours to share while you are seated; null for anyone else."

@@ -12,7 +12,6 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import BaseThrottle
-from rest_framework.views import APIView
 
 from api.errors import ApiRefusal, action_refusal
 from api.serializers.actions import (
@@ -27,7 +26,7 @@ from api.serializers.games import (
     MoveLogSerializer,
     game_state,
 )
-from api.throttles import MoveRateThrottle
+from api.throttles import GameThrottledMixin, MoveRateThrottle
 from api.views.base import own_game, player_of, state_of, valid_data
 from games import selectors, services
 from games.errors import GameActionError
@@ -57,7 +56,7 @@ def action_result(outcome: services.ActionOutcome) -> dict[str, Any]:
     return {"game": game_state(board), "events": list(outcome.events)}
 
 
-class ActionView(APIView):
+class ActionView(GameThrottledMixin):
     """An action on a game. `perform` is the whole of it, its refusals raised as the
     API's: the view's POST and the match socket's messages (api.sockets) both call it."""
 
@@ -83,12 +82,21 @@ class ActionView(APIView):
 Handler = Callable[..., Response]
 
 
+REFUSED = (
+    " A refusal changes nothing and carries the game as it now is: the rules refuse the "
+    "action on this board (`422 illegal_move`, their reason in the message), it was made "
+    "at an older revision (`409 stale_revision`), or the game is over (`409 game_closed`)."
+)
+ANSWERED = "The answer is the game after the action and what it made happen (`events`)."
+
+
 def _action_schema(
-    operation: str, summary: str, body: type[serializers.Serializer[Any]]
+    operation: str, summary: str, body: type[serializers.Serializer[Any]], description: str
 ) -> Callable[[Handler], Handler]:
     return extend_schema(
         operation_id=operation,
         summary=summary,
+        description=f"{description} {ANSWERED}{REFUSED}",
         request=body,
         responses={200: ActionResultSerializer},
         tags=["play"],
@@ -108,6 +116,9 @@ class MoveView(ActionView):
     @extend_schema(
         operation_id="game_moves_list",
         summary="The move log: the moves played, in the notation",
+        description="The moves played, in the notation, the first first, at the game's "
+        "`revision` (an undone move is taken out). No game state carries the log: it is "
+        "here, when asked for.",
         responses={200: MoveLogSerializer},
         tags=["play"],
     )
@@ -115,7 +126,13 @@ class MoveView(ActionView):
         game = own_game(request, game_id)
         return Response({"revision": game.revision, "moves": list(game.move_log)})
 
-    @_action_schema("game_move", "Play a move in the notation", MoveSerializer)
+    @_action_schema(
+        "game_move",
+        "Play a move in the notation",
+        MoveSerializer,
+        "Plays one move, written in the notation (docs/notation.md; `legal_moves` lists "
+        "every legal one), at the revision the client's board shows.",
+    )
     def post(self, request: Request, game_id: UUID) -> Response:
         return super().post(request, game_id)
 
@@ -128,7 +145,13 @@ class MoveView(ActionView):
 class TapView(ActionView):
     body = TapSerializer
 
-    @_action_schema("game_tap", "Tap a card: it goes where the rules send it", TapSerializer)
+    @_action_schema(
+        "game_tap",
+        "Tap a card: it goes where the rules send it",
+        TapSerializer,
+        "The top `count` cards of `source` go where the rules send them, as a tap on the "
+        "web board does; the message says why when nothing takes them.",
+    )
     def post(self, request: Request, game_id: UUID) -> Response:
         return super().post(request, game_id)
 
@@ -143,7 +166,12 @@ class TapView(ActionView):
 
 
 class UndoView(ActionView):
-    @_action_schema("game_undo", "Take the last move back", ActionSerializer)
+    @_action_schema(
+        "game_undo",
+        "Take the last move back",
+        ActionSerializer,
+        "Takes the last move back (a game with an undo allowance spends one: `undos_left`).",
+    )
     def post(self, request: Request, game_id: UUID) -> Response:
         return super().post(request, game_id)
 
@@ -156,6 +184,7 @@ class AutoCompleteView(ActionView):
         "game_auto_complete",
         "Auto-complete: every card home, once all are face up",
         ActionSerializer,
+        "Sends every card to the foundations, when the table offers it (`public.auto_complete`).",
     )
     def post(self, request: Request, game_id: UUID) -> Response:
         return super().post(request, game_id)
@@ -171,6 +200,8 @@ class AcceptLossView(ActionView):
         "game_accept_loss",
         "Accept the loss of a lost position: the game closes as lost",
         ActionSerializer,
+        "Closes a table the rules say is lost (`public.state` is `lost`) as lost, its "
+        "result final.",
     )
     def post(self, request: Request, game_id: UUID) -> Response:
         return super().post(request, game_id)
@@ -187,6 +218,8 @@ class FinishView(ActionView):
         "game_finish",
         "Finish: the result becomes final (without confirm=true this only asks)",
         ConfirmedActionSerializer,
+        "Ends the game where it stands and makes its result final. Without `confirm: "
+        "true` a game in progress is not ended: `409 confirmation_required`, with the game.",
     )
     def post(self, request: Request, game_id: UUID) -> Response:
         return super().post(request, game_id)
@@ -212,13 +245,15 @@ class FinishView(ActionView):
         return services.game_finish(game_id=game_id, player=player, revision=data["revision"])
 
 
-class HintView(APIView):
+class HintView(GameThrottledMixin):
     throttle_classes = [MoveRateThrottle]
     refusals = ACTION_REFUSALS
 
     @extend_schema(
         operation_id="game_hint",
         summary="A hint: one move worth playing (counted on the game)",
+        description="One move worth playing now, in the notation and in words; the game "
+        "counts it (`hints_used`). A match's game takes no hint (`422 illegal_move`)." + REFUSED,
         request=ActionSerializer,
         responses={200: HintResultSerializer},
         tags=["play"],

@@ -27,6 +27,7 @@ from api.serializers.games import (
     GameStateSerializer,
     HistoryGameSerializer,
 )
+from api.throttles import GameThrottledMixin
 from api.views.base import own_game, player_of, state_of, valid_data
 from core import params
 from games import selectors, services
@@ -224,7 +225,7 @@ class GameDetailView(APIView):
         return Response(state_of(game), headers=headers)
 
 
-class RestartView(APIView):
+class RestartView(GameThrottledMixin):
     throttle_classes = [DealRateThrottle]
     refusals = ("not_found", "confirmation_required", "illegal_move", "throttled")
 

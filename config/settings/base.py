@@ -320,10 +320,13 @@ SPECTACULAR_SETTINGS = {
     "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
     "SERVE_AUTHENTICATION": [],
     "COMPONENT_SPLIT_REQUEST": True,
-    # A match's status beside a game's: both fields are called "status".
+    # A game's, a match's and a table's: each is a `state` (docs/api.md, "One name for
+    # one thing").
     "ENUM_NAME_OVERRIDES": {
-        "StatusEnum": "games.models.Game.Status",
-        "MatchStatusEnum": "matches.models.Match.Status",
+        "GameStateEnum": "games.models.Game.Status",
+        "MatchStateEnum": "matches.models.Match.Status",
+        "TableStateEnum": "api.serializers.public.TABLE_STATES",
+        "SuitEnum": "games.engine.cards.SUITS",
     },
     # allauth's own OpenAPI description of its headless endpoints joins ours.
     "POSTPROCESSING_HOOKS": [

@@ -52,7 +52,7 @@
       rects[face.dataset.card] = card.getBoundingClientRect();
       elements[face.dataset.card] = card;
     });
-    first = { rects: rects, elements: elements, status: current.dataset.status, game: current.dataset.game };
+    first = { rects: rects, elements: elements, state: current.dataset.state, game: current.dataset.game };
   });
 
   document.addEventListener("htmx:afterSwap", function () {
@@ -63,7 +63,7 @@
     // A page's first board, or another game's (a new deal, a restart): dealt anew.
     if (!seen || seen.game !== current.dataset.game) { deal(current); return; }
     if (!current.querySelector("#refusal")) cardTap();
-    const won = current.dataset.status === "won" && seen.status === "active";
+    const won = current.dataset.state === "won" && seen.state === "active";
     if (won) fanfare();
     if (reduced()) return;
     const travelling = [];

@@ -1,7 +1,7 @@
 // Progressive enhancement of the server-rendered board. Without this file
 // every card is a link and every action a form, so the game still works.
 // It holds no rule: which card may go where comes from the board itself
-// (#board[data-moves], the server's legal moves of the public position), and
+// (#board[data-legal-moves], the server's legal moves of the public position), and
 // every move is posted to the server, which judges it.
 (function () {
   "use strict";
@@ -18,7 +18,7 @@
   function board() { return document.getElementById("board"); }
 
   function moveMap(current) {
-    try { return JSON.parse(current.dataset.moves || "{}"); } catch (error) { return {}; }
+    try { return JSON.parse(current.dataset.legalMoves || "{}"); } catch (error) { return {}; }
   }
 
   function announce(text) {

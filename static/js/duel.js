@@ -3,9 +3,9 @@
 // page comes back with a form on every place that takes it; the stock and the pass
 // are forms too, so the Duel plays without JavaScript.
 // It holds no rule: the places a card may go come from the board itself
-// (#duel-board[data-moves], the server's legal moves for the seat to move), and
+// (#duel-board[data-legal-moves], the server's legal moves for the seat to move), and
 // every move is posted to the server, which judges it. Only the seat to move's
-// board has data-moves; the other seat's board has nothing to pick.
+// board has data-legal-moves; the other seat's board has nothing to pick.
 (function () {
   "use strict";
   const DRAG_THRESHOLD_PX = 6;
@@ -20,7 +20,7 @@
   function playable(current) { return Boolean(current && current.dataset.moveUrl); }
 
   function moveMap(current) {
-    try { return JSON.parse(current.dataset.moves || "{}"); } catch (error) { return {}; }
+    try { return JSON.parse(current.dataset.legalMoves || "{}"); } catch (error) { return {}; }
   }
 
   function announce(text) {

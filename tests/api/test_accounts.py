@@ -70,12 +70,16 @@ def test_failed_logins_are_throttled_as_on_the_web(player, make_user):
     app = ApiClient()
     wrong = {"username": player.username, "password": "wrong-horse"}
     for _attempt in range(5):
-        assert app.post("/api/v1/auth/login", wrong).status_code == 400
+        failed = app.post("/api/v1/auth/login", wrong)
+        assert failed.status_code == 400
+        assert "Retry-After" not in failed
     # As on the web page, the sixth is refused before the password is checked: the right
     # one does not get in either (allauth answers it as a refused login, with its code).
     right = app.post("/api/v1/auth/login", {"username": player.username, "password": PASSWORD})
     assert right.status_code == 400
     assert [error["code"] for error in right.json()["errors"]] == ["too_many_login_attempts"]
+    # When to try again: the longest window of the limits (5 in 300 s for a login).
+    assert right["Retry-After"] == "300"
     assert "meta" not in right.json() or not right.json()["meta"].get("session_token")
     # Per login and address: another player logs in from the same address.
     make_user("bob")

@@ -3,6 +3,7 @@ answers in the one error shape with the current game and changes nothing."""
 
 import pytest
 
+from api.serializers.public import public_view
 from api.throttles import MoveRateThrottle
 from games.engine import format_move, get_variant
 from games.models import Game
@@ -61,7 +62,8 @@ def test_a_move_is_played_and_answers_with_the_new_state(api, game):
     assert state["can_undo"] is True
     game.refresh_from_db()
     assert game.move_log == ["t5-f"]
-    assert state["public"] == KLONDIKE.public_view(KLONDIKE.load(game.state))
+    # The engine's public view, in the API's names (api.serializers.public).
+    assert state["public"] == public_view(KLONDIKE.public_view(KLONDIKE.load(game.state)))
     assert state["legal_moves"] == [
         format_move(move) for move in KLONDIKE.legal_moves(KLONDIKE.load(game.state))
     ]
@@ -123,7 +125,7 @@ def test_a_move_on_a_closed_game_is_refused(api, game):
     response = act(api, game, "moves", move="t5-f", revision=0)
     assert response.status_code == 409
     assert error_codes(response) == ["game_closed"]
-    assert response.json()["game"]["status"] == "finished"
+    assert response.json()["game"]["state"] == "finished"
     assert stored(game) == before
 
 
@@ -244,7 +246,7 @@ def test_auto_complete_is_refused_until_offered_then_wins(api, game):
         revision += 1
     completed = act(api, game, "auto-complete", revision=revision)
     assert completed.status_code == 200
-    assert completed.json()["game"]["status"] == "won"
+    assert completed.json()["game"]["state"] == "won"
     assert completed.json()["game"]["legal_moves"] == []
 
 
@@ -254,14 +256,14 @@ def test_finish_asks_first_then_makes_the_result_final(api, game):
     asked = act(api, game, "finish", revision=1)
     assert asked.status_code == 409
     assert error_codes(asked) == ["confirmation_required"]
-    assert asked.json()["game"]["status"] == "active"
+    assert asked.json()["game"]["state"] == "active"
     assert stored(game) == before
     stale = act(api, game, "finish", revision=0, confirm=True)
     assert error_codes(stale) == ["stale_revision"]
     finished = act(api, game, "finish", revision=1, confirm=True)
     assert finished.status_code == 200
     state = finished.json()["game"]
-    assert state["status"] == "finished"
+    assert state["state"] == "finished"
     assert state["finished_at"] is not None
     assert state["final_score"] == state["score"]
     again = act(api, game, "finish", revision=2, confirm=True)
@@ -288,11 +290,11 @@ def test_a_lost_position_is_announced_then_its_loss_accepted(api, player, varian
     assert not_lost.json()["errors"][0]["message"].startswith("This position is not lost")
     moved = act(api, game, "moves", move=last, revision=game.revision)
     state = moved.json()["game"]
-    assert state["status"] == "active"
+    assert state["state"] == "active"
     assert state["public"]["lost_reason"]
     accepted = act(api, game, "accept-loss", revision=state["revision"])
     assert accepted.status_code == 200
-    assert accepted.json()["game"]["status"] == "lost"
+    assert accepted.json()["game"]["state"] == "lost"
 
 
 def test_in_a_lost_position_only_undo_accept_and_finish_act(api, player):
@@ -313,6 +315,9 @@ def test_the_move_throttle_stops_a_script_but_says_when_to_come_back(api, game, 
     assert throttled.status_code == 429
     assert error_codes(throttled) == ["throttled"]
     assert int(throttled["Retry-After"]) > 0
+    # As every refused action on a game, with the game as it now is.
+    assert throttled.json()["game"]["id"] == str(game.id)
+    assert throttled.json()["game"]["revision"] == 3
     assert stored(game) == before
     assert api.get(f"/api/v1/games/{game.id}").status_code == 200
 

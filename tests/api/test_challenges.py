@@ -10,6 +10,7 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 from django.test import Client
 
+from api.serializers.public import public_view
 from challenges import selectors
 from challenges.leaderboard import PAGE_SIZE
 from challenges.models import Challenge, Completion
@@ -59,7 +60,7 @@ MONTH_FIELDS = {
 }
 CALENDAR_FIELDS = {"day", "made", "done", "stars", "is_today", "playable"}
 ROW_FIELDS = {"rank", "username", "stars", "last_star_at", "is_viewer"}
-POSITION_FIELDS = {"step", "move", "public", "status", "progress", "goal_met"}
+POSITION_FIELDS = {"step", "move", "public", "state", "progress", "goal_met"}
 LIST = "/api/v1/challenges"
 MONTH = "/api/v1/challenges/month"
 LEADERBOARD = "/api/v1/challenges/leaderboard"
@@ -525,8 +526,9 @@ class TestProof:
             web = challenge_proof(
                 challenge_id=challenge.id, player=None, step=step, today=date(2027, 1, 2)
             )
-            assert positions[step]["public"] == json.loads(json.dumps(web.replay.board.public))
-            assert positions[step]["status"] == web.replay.status
+            # The web's view in the API's names (api.serializers.public).
+            assert positions[step]["public"] == public_view(web.replay.board.public)
+            assert positions[step]["state"] == web.replay.status
             assert positions[step]["progress"] == web.progress.text
         assert challenge.seed not in response.content.decode()
 

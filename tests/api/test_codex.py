@@ -383,7 +383,7 @@ class TestPlay:
             assert answer.status_code == 200, answer.json()
             state = answer.json()["game"]
             no_seed(answer)
-        assert state["status"] == "won"
+        assert state["state"] == "won"
         assert state["scenario"]["stars_in_reach"] >= 1
         progress = entry(api.get("/api/v1/codex").json(), FIRST.key)["progress"]
         assert progress["won"] is True

@@ -69,7 +69,7 @@ class TestToday:
         assert klondike["rank"] == 1
         assert klondike["ranked_game"] == {
             "id": str(ranked.id),
-            "status": "finished",
+            "state": "finished",
             "final_score": ranked.final_score,
             "review": None,
         }

@@ -31,8 +31,8 @@ def test_each_player_sees_the_shared_board_and_whose_turn_it_is(api, bob_api, du
     assert mine.json()["public"] == theirs.json()["public"]
     assert mine.json()["your_turn"] is True
     assert theirs.json()["your_turn"] is False
-    assert mine.json()["moves"]
-    assert theirs.json()["moves"] == []
+    assert "pass" in mine.json()["legal_moves"]
+    assert theirs.json()["legal_moves"] == []
     assert duel.seed not in mine.content.decode()
 
 
@@ -45,7 +45,7 @@ def test_a_move_on_ones_turn_and_a_refusal_off_it(api, bob_api, duel):
     assert error_codes(out_of_turn) == ["illegal_move"]
     stale = api.post(f"/api/v1/matches/{duel.id}/duel/moves", {"move": "pass", "revision": 99})
     assert error_codes(stale) == ["stale_revision"]
-    move = board["moves"][0]["text"]
+    move = board["legal_moves"][0]
     played = api.post(
         f"/api/v1/matches/{duel.id}/duel/moves", {"move": move, "revision": board["revision"]}
     )

@@ -60,9 +60,9 @@ def test_each_seat_is_greeted_with_the_board_as_it_sees_it(duel, player, bob):
             assert hello["duel"]["revision"] == 0
             assert leaked_cards(json.dumps(hello), hidden) == []
         assert alice_hello["duel"]["your_turn"] is True
-        assert alice_hello["duel"]["moves"]
+        assert alice_hello["duel"]["legal_moves"]
         assert bob_hello["duel"]["your_turn"] is False
-        assert bob_hello["duel"]["moves"] == []
+        assert bob_hello["duel"]["legal_moves"] == []
         await alice_socket.disconnect()
         await bob_socket.disconnect()
 
@@ -76,7 +76,7 @@ def test_a_move_posted_on_the_board_is_pushed_to_both_sockets_as_the_match(duel,
     async def body() -> None:
         alice_socket, hello = await opened(duel.id, tokens[0])
         bob_socket, _ = await opened(duel.id, tokens[1])
-        move = hello["duel"]["moves"][0]["text"]
+        move = hello["duel"]["legal_moves"][0]
         played = await sync_to_async(app.post)(
             f"/api/v1/matches/{duel.id}/duel/moves", {"move": move, "revision": 0}
         )
@@ -85,7 +85,7 @@ def test_a_move_posted_on_the_board_is_pushed_to_both_sockets_as_the_match(duel,
             pushed = await next_of_type(communicator, "match")
             assert pushed["duel"]["revision"] == 1
             assert pushed["duel"]["your_turn"] is your_turn
-            assert pushed["match"]["status"] == "running"
+            assert pushed["match"]["state"] == "running"
         await alice_socket.disconnect()
         await bob_socket.disconnect()
 
@@ -110,7 +110,7 @@ def test_the_seat_to_move_plays_over_the_socket_and_the_other_is_refused(duel, p
         assert "turn" in out_of_turn["errors"][0]["message"]
         undo = await ask(bob_socket, {"id": "u", "action": "undo", "revision": 0})
         assert [error["code"] for error in undo["errors"]] == ["malformed"]
-        move = hello["duel"]["moves"][0]["text"]
+        move = hello["duel"]["legal_moves"][0]
         answer = await ask(alice_socket, {"id": 1, "action": "move", "move": move, "revision": 0})
         assert answer["type"] == "answer"
         assert answer["id"] == 1

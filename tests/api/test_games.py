@@ -19,8 +19,8 @@ STATE_FIELDS = {
     "variant",
     "variant_name",
     "options",
-    "status",
-    "status_label",
+    "state",
+    "state_label",
     "is_active",
     "revision",
     "score",
@@ -87,7 +87,7 @@ def test_a_new_game_is_dealt_with_the_default_options(api, player):
     game = Game.objects.get(player=player)
     assert state["id"] == str(game.id)
     assert state["revision"] == 0
-    assert state["status"] == "active"
+    assert state["state"] == "active"
     assert state["track"] == "casual"
     assert "draw" in state["legal_moves"]
     assert state["public"]["stock"] == 24
@@ -255,7 +255,7 @@ def test_a_timed_game_past_its_deadline_is_closed_by_the_look(api, player):
         time_limit_seconds=240, deadline_at=timezone.now() - timedelta(seconds=1)
     )
     state = api.get(f"/api/v1/games/{game.id}").json()
-    assert state["status"] == "finished"
+    assert state["state"] == "finished"
     assert state["legal_moves"] == []
 
 
@@ -350,13 +350,15 @@ def test_dealing_is_throttled_but_says_when_to_come_back(api, player):
     latest = Game.objects.filter(player=player).latest("started_at")
     assert api.post(f"/api/v1/games/{latest.id}/restart", {"confirm": True}).status_code == 201
     dealt = Game.objects.filter(player=player).count()
-    for refused in (
-        start(api, "klondike", confirm=True),
-        api.post(f"/api/v1/games/{latest.id}/restart", {"confirm": True}),
-    ):
+    deal = start(api, "klondike", confirm=True)
+    restart = api.post(f"/api/v1/games/{latest.id}/restart", {"confirm": True})
+    for refused in (deal, restart):
         assert refused.status_code == 429
         assert error_codes(refused) == ["throttled"]
         assert int(refused["Retry-After"]) > 0
+    # A throttled action on a game carries the game, as every refused action does.
+    assert "game" not in deal.json()
+    assert restart.json()["game"]["id"] == str(latest.id)
     assert Game.objects.filter(player=player).count() == dealt
     # Reading and playing go on: the throttle is on dealing only.
     assert api.get("/api/v1/games").status_code == 200

@@ -28,8 +28,12 @@ SECRET_KEYS = {"seed", "state", "undo_log", "deck", "stock_cards", "snapshot"}
 
 
 def keys_of(value) -> set[str]:
+    """Every key of the JSON, but a `state` that is a word: where a game, a match or a
+    table stands (docs/api.md, "One name for one thing"). A stored snapshot is an
+    object, and is counted."""
     if isinstance(value, dict):
-        return set(value) | {key for item in value.values() for key in keys_of(item)}
+        own = {key for key, item in value.items() if not (key == "state" and isinstance(item, str))}
+        return own | {key for item in value.values() for key in keys_of(item)}
     if isinstance(value, list):
         return {key for item in value for key in keys_of(item)}
     return set()

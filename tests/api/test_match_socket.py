@@ -190,7 +190,7 @@ def test_every_action_of_the_api_works_over_the_socket(match, player):
         assert [error["code"] for error in asked["errors"]] == ["confirmation_required"]
         finished = await ask(communicator, {"action": "finish", "revision": 2, "confirm": True})
         assert finished["type"] == "answer"
-        assert finished["game"]["status"] == "finished"
+        assert finished["game"]["state"] == "finished"
         assert played["game"]["revision"] == 1
         await communicator.disconnect()
 
@@ -306,6 +306,8 @@ def test_actions_over_the_socket_keep_to_the_apis_rate(match, player, monkeypatc
         assert third["id"] == 3
         assert third["status"] == 429
         assert [error["code"] for error in third["errors"]] == ["throttled"]
+        # As every refused action on the seat's game, with the game as it now is.
+        assert (third["game"]["id"], third["game"]["revision"]) == (str(mine.id), 2)
         await communicator.disconnect()
 
     run(body)
@@ -382,9 +384,9 @@ def test_when_the_match_settles_each_socket_is_sent_the_match_as_its_player_sees
             message = json.loads(await communicator.receive_from(timeout=TIMEOUT))
             while message["type"] != "match":
                 message = json.loads(await communicator.receive_from(timeout=TIMEOUT))
-            assert message["match"]["status"] == "finished"
+            assert message["match"]["state"] == "finished"
             assert message["game"]["id"] == message["match"]["your_game_id"] == own_game
-            assert message["game"]["status"] != "active"
+            assert message["game"]["state"] != "active"
             assert [seat["username"] for seat in message["match"]["seats"]] == ["alice", "bob"]
             await communicator.disconnect()
 
@@ -398,7 +400,7 @@ def test_before_the_start_there_is_no_game_and_an_action_is_refused(player, bob)
     async def body() -> None:
         communicator, hello = await opened(waiting.id, token)
         assert hello["game"] is None
-        assert hello["match"]["status"] == "open"
+        assert hello["match"]["state"] == "open"
         refusal = await ask(communicator, {"action": "move", "move": "draw", "revision": 0})
         assert refusal["status"] == 409
         assert [error["code"] for error in refusal["errors"]] == ["match_refused"]
@@ -428,7 +430,7 @@ def test_a_socket_opened_early_hears_the_start_and_only_the_others_progress(play
         own_games = {}
         for name, communicator in (("alice", alice_socket), ("bob", bob_socket)):
             told = await next_of_type(communicator, "match")
-            assert told["match"]["status"] == "running"
+            assert told["match"]["state"] == "running"
             assert told["game"]["id"] == told["match"]["your_game_id"]
             own_games[name] = told["game"]["id"]
         mine = await sync_to_async(Game.objects.get)(id=own_games["alice"])

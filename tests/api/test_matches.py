@@ -20,8 +20,9 @@ MATCH_FIELDS = {
     "mode",
     "mode_name",
     "variant",
-    "status",
-    "status_label",
+    "state",
+    "state_label",
+    "rated",
     "is_private",
     "invite_code",
     "created_by",
@@ -41,9 +42,9 @@ SEAT_FIELDS = {
     "game_id",
     "score",
     "final_score",
-    "foundation_cards",
+    "cards_on_foundations",
     "move_count",
-    "game_status",
+    "game_state",
     "public",
     "placement",
     "outcome",
@@ -100,10 +101,15 @@ def test_the_modes_say_which_are_open_to_the_player(api):
         "min_players": 1,
         "max_players": 4,
         "clock_seconds": 300,
+        "shared_board": False,
+        "turn_seconds": None,
         "is_open": True,
         "queued": False,
     }
     assert modes["klondike"]["is_open"] is False
+    # The Duel's two clocks: the match's, and each turn's.
+    duel = modes["steps_duel"]
+    assert (duel["clock_seconds"], duel["shared_board"], duel["turn_seconds"]) == (1800, True, 30)
 
 
 def test_klondike_opens_with_a_published_points_table_and_to_staff_before(api, make_user, player):
@@ -149,7 +155,7 @@ def test_a_new_match_seats_its_maker(api, player):
     match = response.json()
     assert set(match) == MATCH_FIELDS
     assert match["mode"] == "steps_sprint"
-    assert match["status"] == "open"
+    assert match["state"] == "open"
     assert match["is_private"] is False
     assert match["created_by"] == player.username
     assert match["invite_code"] == Match.objects.get(id=match["id"]).invite_code
@@ -327,7 +333,7 @@ def test_only_its_maker_starts_a_match(api, bob_api, carol_api):
     started = bob_api.post(f"{MATCHES}/{match['id']}/start")
     assert started.status_code == 200
     body = started.json()
-    assert body["status"] == "running"
+    assert body["state"] == "running"
     assert 0 < body["remaining_seconds"] <= 300
     assert all(seat["game_id"] for seat in body["seats"])
     assert body["your_game_id"] == body["seats"][0]["game_id"]
@@ -343,11 +349,11 @@ def test_a_full_sprint_waits_for_its_maker_to_start_it(api, bob_api, make_user):
         client.log_in(name)
         joined = client.post(f"{MATCHES}/{match['id']}/join")
         assert joined.status_code == 200
-    assert joined.json()["status"] == "open"
+    assert joined.json()["state"] == "open"
     assert [seat["game_id"] for seat in joined.json()["seats"]] == [None] * 4
     started = bob_api.post(f"{MATCHES}/{match['id']}/start")
     assert started.status_code == 200
-    assert started.json()["status"] == "running"
+    assert started.json()["state"] == "running"
     assert all(seat["game_id"] for seat in started.json()["seats"])
 
 
@@ -403,7 +409,7 @@ def test_a_whole_sprint_of_two_players_through_the_api(api, bob_api, player, bob
     match_id = made(api)["id"]
     assert bob_api.post(f"{MATCHES}/{match_id}/join").status_code == 200
     started = api.post(f"{MATCHES}/{match_id}/start").json()
-    assert started["status"] == "running"
+    assert started["state"] == "running"
     for client in (api, bob_api):
         game_id = client.get(f"{MATCHES}/{match_id}").json()["your_game_id"]
         state = client.get(f"/api/v1/games/{game_id}").json()
@@ -420,7 +426,7 @@ def test_a_whole_sprint_of_two_players_through_the_api(api, bob_api, player, bob
     settled_response = api.get(f"{MATCHES}/{match_id}")
     assert Match.objects.get(id=match_id).seed not in settled_response.content.decode()
     settled = settled_response.json()
-    assert settled["status"] == "finished"
+    assert settled["state"] == "finished"
     assert settled["remaining_seconds"] == 0
     assert sorted(seat["placement"] for seat in settled["seats"]) in ([1, 1], [1, 2])
     assert all(seat["outcome"] in ("win", "draw", "loss") for seat in settled["seats"])
@@ -470,7 +476,7 @@ def test_quick_match_pairs_two_api_players(api, bob_api, player, bob):
     paired = bob_api.post(f"{MATCHES}/queue/steps_sprint")
     assert paired.status_code == 200
     match = paired.json()
-    assert match["status"] == "running"
+    assert match["state"] == "running"
     assert {seat["username"] for seat in match["seats"]} == {player.username, bob.username}
     assert match["your_game_id"] is not None
     assert api.get(MATCHES).json()["current"]["id"] == match["id"]
@@ -484,7 +490,7 @@ def test_quick_match_of_a_two_player_mode_makes_one_match_both_are_told_of(
     paired = bob_api.post(f"{MATCHES}/queue/steps_duel")
     assert paired.status_code == 200
     match = paired.json()
-    assert match["status"] == "running"
+    assert match["state"] == "running"
     assert {seat["username"] for seat in match["seats"]} == {player.username, bob.username}
     # Each look at the lobby (which pairs the queues without a worker) tells both the
     # same match, and makes no other.

@@ -19,7 +19,7 @@ def test_a_winning_game_of_every_kind_played_through_the_api(
     revision = 0
     for move in case["moves"]:
         state = api.get(path).json()
-        if state["status"] != "active":
+        if state["state"] != "active":
             break
         # Safe cards may have gone home on their own after a move (the player's setting).
         if move not in state["legal_moves"] and state["revision"] != revision:
@@ -30,7 +30,7 @@ def test_a_winning_game_of_every_kind_played_through_the_api(
         assert answer.status_code == 200, answer.json()
         revision = answer.json()["game"]["revision"]
     final = api.get(path).json()
-    assert final["status"] == "won"
+    assert final["state"] == "won"
     assert final["finished_at"] is not None
     profile = api.get(f"/api/v1/players/{player.username}").json()
     badges = {badge["code"]: badge for badge in profile["badges"]}
@@ -46,7 +46,7 @@ def test_a_daily_deal_played_through_the_api_gets_its_rank(
         finished = api.post(
             f"/api/v1/games/{game['id']}/finish", {"revision": game["revision"], "confirm": True}
         )
-    assert finished.json()["game"]["status"] == "finished"
+    assert finished.json()["game"]["state"] == "finished"
     daily = api.get("/api/v1/daily").json()
     (klondike,) = [deal for deal in daily["deals"] if deal["variant"] == "klondike"]
     assert klondike["rank"] == 1

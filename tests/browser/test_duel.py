@@ -47,7 +47,7 @@ def join_on_a_server_thread(*, player: Any, match: Match) -> None:
 
 def move_map(page: Page) -> dict[str, dict[str, str]]:
     """The board's map of the places each unit may go (the server's legal moves)."""
-    return json.loads(page.locator("#duel-board").get_attribute("data-moves") or "{}")
+    return json.loads(page.locator("#duel-board").get_attribute("data-legal-moves") or "{}")
 
 
 def unit_of(notation: str) -> str:

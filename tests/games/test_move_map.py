@@ -1,4 +1,4 @@
-"""The board's move map (Board.move_map, data-moves for the client-side picking) is
+"""The board's move map (Board.move_map, data-legal-moves for the client-side picking) is
 made from public information only: two deals that look the same to the player but
 differ underneath give the same map."""
 

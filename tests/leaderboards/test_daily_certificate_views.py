@@ -155,7 +155,7 @@ class TestAfterTheDay:
         board = html[html.index("<fieldset disabled") : html.index("</fieldset>")]
         assert "?sel=" not in board
         assert 'id="board"' not in html  # board.js and the board's swaps act on #board only
-        assert "data-moves" not in html
+        assert "data-legal-moves" not in html
 
     @pytest.mark.parametrize(
         ("raw", "expected"),

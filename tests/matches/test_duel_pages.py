@@ -149,7 +149,7 @@ def test_the_mover_gets_a_card_to_pick_for_every_legal_transfer_the_stock_and_a_
     for unit, href in page.links.items():
         assert href == f"{duel_url(duel)}?sel={unit}"
     # The move map duel.js lights up is the server's legal transfers, nothing more.
-    move_map = json.loads(page.board["data-moves"])
+    move_map = json.loads(page.board["data-legal-moves"])
     assert set(move_map) == transfers
     mapped = {move for places in move_map.values() for move in places.values()}
     assert mapped == {format_move(m) for m in legal if m.kind == "transfer"}
@@ -178,7 +178,7 @@ def test_a_tap_then_a_place_plays_the_move_without_javascript(duel, player, bob)
     picked = read(client.get(f"{duel_url(duel)}?sel={unit}"))
     assert picked.selected == [unit]
     assert 'id="duel-selection"' in picked.html
-    assert picked.targets == json.loads(picked.board["data-moves"])[unit]
+    assert picked.targets == json.loads(picked.board["data-legal-moves"])[unit]
     place = next(place for place, text in picked.targets.items() if text == format_move(move))
     (form,) = [f for f in picked.forms if f.place == place and "target" in f.attrs["class"]]
     assert form.attrs["method"] == "post"
@@ -317,7 +317,7 @@ def test_the_seat_not_to_move_sees_the_board_with_nothing_to_press(duel, bob):
         page = read(client.get(f"{duel_url(duel)}{key}"))
         assert page.forms == []
         assert page.links == {}
-        assert "data-moves" not in page.board
+        assert "data-legal-moves" not in page.board
         assert "data-move-url" not in page.board
         assert 'id="duel-selection"' not in page.html
         assert "Waiting for alice." in page.html

@@ -26,6 +26,7 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 from django.urls import reverse
 
+from api.serializers.public import public_view
 from config.asgi import application
 from games.engine import format_move
 from games.models import Game
@@ -269,7 +270,8 @@ def seated(match: Match, players) -> list[Seat]:
 
 
 def finished_tables(walk: Walk) -> None:
-    """Once the match is over, each seat's table is shown: the engine's public view."""
+    """Once the match is over, each seat's table is shown: the engine's public view (in
+    the API's names, api.serializers.public)."""
     walk.match.refresh_from_db()
     assert walk.match.status == Match.Status.FINISHED
     shown = walk.seats[0].app.get(f"/api/v1/matches/{walk.match.id}").json()
@@ -277,7 +279,7 @@ def finished_tables(walk: Walk) -> None:
         seat.game.refresh_from_db()
         variant = game_variant(seat.game)
         public = variant.public_view(variant.load(seat.game.state))
-        assert row["public"] == json.loads(json.dumps(public))
+        assert row["public"] == json.loads(json.dumps(public_view(public)))
 
 
 @pytest.mark.parametrize(
