@@ -265,7 +265,7 @@ def test_the_match_is_over_arrives_once_it_settles(player, bob):
         html = await listener.receive_from(timeout=PUSH_TIMEOUT)
         while 'id="match-over"' not in html:
             html = await listener.receive_from(timeout=PUSH_TIMEOUT)
-        assert 'data-status="finished"' in html
+        assert 'data-state="finished"' in html
         assert "The match is over." in html
         assert re.search(r"place [12]", seat_html(html, players_game))
         await listener.disconnect()
