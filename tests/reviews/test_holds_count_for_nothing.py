@@ -31,18 +31,11 @@ from tests.api.conftest import ApiClient
 from tests.challenges.conftest import DAY, play_line
 from tests.leaderboards.helpers import Figures, deal_of, insert_results
 from tests.matches.helpers import games_of, sprint
-from tests.reviews.helpers import committed, finished_game
+from tests.reviews.helpers import committed, finish, finished_game
 
 pytestmark = pytest.mark.django_db
 
 MONTH = date(2026, 12, 1)
-
-
-def finish(game: Game) -> Game:
-    game.refresh_from_db()
-    game_services.game_finish(game_id=game.id, player=game.player, revision=game.revision)
-    game.refresh_from_db()
-    return game
 
 
 @pytest.fixture

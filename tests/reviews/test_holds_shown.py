@@ -14,12 +14,11 @@ from challenges.services import challenge_play
 from codex.services import scenario_play
 from games import services as game_services
 from games.codex import codex_scenarios, scenario_certify
-from games.models import Game
 from tests.api.conftest import ApiClient
 from tests.challenges.conftest import DAY, play_line
 from tests.leaderboards.helpers import deal_of
 from tests.matches.helpers import games_of, sprint
-from tests.reviews.helpers import committed, finished_game
+from tests.reviews.helpers import committed, finish, finished_game
 
 pytestmark = pytest.mark.django_db
 
@@ -36,13 +35,6 @@ def web_of(user) -> Client:
     client = Client()
     client.force_login(user)
     return client
-
-
-def finish(game: Game) -> Game:
-    game.refresh_from_db()
-    game_services.game_finish(game_id=game.id, player=game.player, revision=game.revision)
-    game.refresh_from_db()
-    return game
 
 
 @pytest.fixture
